@@ -1,0 +1,122 @@
+# pmctrace — plain GNU Makefile.  See README.md for the two set-up commands.
+#
+#   make            build ./pmctrace
+#   make deps       install the Debian packages we need (root), or print the line
+#   make test       deps + build + unit + end-to-end tests, then again under ASan+UBSan
+#   make run        deps + build + profile the whole machine for 5 s
+#   make bench      side-by-side benchmarks against perf and bpftrace
+#   make install PREFIX=/usr/local ; make clean
+
+PREFIX  ?= /usr/local
+CC      ?= cc
+OPT     ?= -O2
+CFLAGS  ?= $(OPT) -g
+WERROR  ?= $(if $(CI),-Werror,)
+WARN    := -Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes $(WERROR)
+CPPFLAGS += -D_GNU_SOURCE -I. $(EXTRA_CPPFLAGS)
+ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) $(SAN)
+LDLIBS  := -lpfm -ldw -lelf -lnuma -lzstd -lz -lm -lpthread
+BUILD   ?= build
+
+DEB_PKGS := gcc make libpfm4-dev libelf-dev libdw-dev libnuma-dev libcunit1-dev \
+            zlib1g-dev libzstd-dev pkg-config cpp linux-perf bpftrace elfutils groff-base
+
+MODULES := dcore pmu sampler ringbuf symbolizer providers cli
+LIB_SRCS := $(filter-out cli/main.c,$(foreach m,$(MODULES),$(wildcard $(m)/*.c $(m)/*/*.c)))
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
+ifneq ($(wildcard pmu/hwdb_gen.sh),)
+LIB_OBJS += $(BUILD)/gen/hwdb_data.o
+endif
+HWDB_SRCS := $(wildcard hwdb/*.txt)
+UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+TEST_HELPERS := $(wildcard tests/helpers/*.c)
+HELPER_BINS := $(TEST_HELPERS:tests/helpers/%.c=$(BUILD)/helpers/%)
+
+.PHONY: all deps test test-plain test-asan unit e2e run bench install clean fuzz
+
+all: pmctrace
+
+pmctrace: $(BUILD)/pmctrace
+	cp $< $@
+
+$(BUILD)/pmctrace: $(BUILD)/cli/main.o $(BUILD)/libpmctrace.a
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/libpmctrace.a: $(LIB_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
+# hwdb/*.txt is data; pmu/hwdb_gen.sh turns it into C that is never edited by hand.
+$(BUILD)/gen/hwdb_data.c: $(HWDB_SRCS) pmu/hwdb_gen.sh
+	@mkdir -p $(dir $@)
+	sh pmu/hwdb_gen.sh $(HWDB_SRCS) > $@.tmp && mv $@.tmp $@
+
+# A unit test links only the objects of its module and the modules below it,
+# so one module's tests build while another module is mid-change.  The module
+# is the word after test_ in the file name (test_pmu_names.c -> pmu).
+TEST_DEPS_dcore      := dcore
+TEST_DEPS_pmu        := pmu gen
+TEST_DEPS_ringbuf    := ringbuf
+TEST_DEPS_sampler    := sampler ringbuf
+TEST_DEPS_symbolizer := symbolizer
+TEST_DEPS_providers  := $(MODULES) gen
+TEST_DEPS_cli        := $(MODULES) gen
+test_module = $(firstword $(subst _, ,$(1)))
+test_objs = $(filter $(foreach d,$(TEST_DEPS_$(call test_module,$(1))),$(BUILD)/$(d)/%),$(LIB_OBJS))
+
+.SECONDEXPANSION:
+$(BUILD)/tests/test_%: tests/unit/test_%.c $$(call test_objs,$$*)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ $< $(call test_objs,$*) $(LDLIBS) -lcunit
+
+$(BUILD)/helpers/%: tests/helpers/%.c
+	@mkdir -p $(dir $@)
+	$(CC) -D_GNU_SOURCE -std=gnu11 -O1 -g -fno-omit-frame-pointer -Wall -o $@ $< -lpthread
+
+-include $(LIB_OBJS:.o=.d) $(BUILD)/cli/main.d
+
+deps:
+	@sh tests/deps.sh $(DEB_PKGS)
+
+unit: $(UNIT_BINS)
+	@sh tests/run_unit.sh $(BUILD) $(UNIT_BINS)
+
+e2e: $(BUILD)/pmctrace $(HELPER_BINS)
+	@sh tests/run_e2e.sh $(BUILD)
+
+# One pass: build, every unit test, every end-to-end test, one summary line.
+test-plain: $(BUILD)/pmctrace $(UNIT_BINS) $(HELPER_BINS)
+	@sh tests/run_all.sh $(BUILD) $(UNIT_BINS)
+
+test-asan:
+	$(MAKE) BUILD=build-asan OPT=-O1 \
+	  SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
+	  test-plain
+
+test: deps
+	@$(MAKE) --no-print-directory test-plain
+	@$(MAKE) --no-print-directory test-asan
+	@cat build/test-summary build-asan/test-summary | awk '{p+=$$1; f+=$$3} END {print "total:", p, "passed,", f, "failed"; exit f>0}'
+
+run: deps pmctrace
+	sh tests/mount_tracefs.sh
+	./pmctrace -x stackframes=12 -x ustackframes=12 -q \
+	  -n 'profile-997 { @[execname, stack(), ustack()] = count(); } tick-5s { trunc(@, 10); exit(0); }'
+
+bench: deps pmctrace
+	$(MAKE) -C bench
+
+install: pmctrace
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/pmctrace/dscripts
+	install -m 755 pmctrace $(DESTDIR)$(PREFIX)/bin/pmctrace
+	if [ -f docs/pmctrace.1 ]; then install -m 644 docs/pmctrace.1 $(DESTDIR)$(PREFIX)/share/man/man1/; fi
+	for f in dscripts/*.d; do [ -f "$$f" ] && install -m 644 "$$f" $(DESTDIR)$(PREFIX)/share/pmctrace/dscripts/; done; true
+
+clean:
+	rm -rf build build-asan pmctrace
+	-$(MAKE) -C bench clean 2>/dev/null

@@ -1,0 +1,87 @@
+/*
+ * dcore.h — the D language engine: compile D programs and run them on firings.
+ *
+ * Pipeline: d_open → d_setopt* → d_compile (lex, parse, check, compile to
+ * bytecode; probe descriptions resolved through the installed d_catalog)
+ * → d_go → d_fire* in timestamp order (single-threaded) → d_stop → d_close.
+ * Output goes to the FILE* given at d_open; diagnostics to d_errmsg().
+ * Functions return 0 or a negative value; a failed d_compile leaves an error
+ * message "failed to compile script x.d: line N: ..." in DTrace's words, and
+ * with the errtags option its [D_TAG].  Symbols are resolved only at print
+ * time through the optional d_symbolizer.
+ */
+#ifndef PMCTRACE_DCORE_H
+#define PMCTRACE_DCORE_H
+
+#include <stdio.h>
+#include <stdint.h>
+#include "dcore/dprobe.h"
+
+typedef struct d_hdl d_hdl_t;
+
+/* Resolve addresses for stack(), ustack(), func(), sym(), %a ...  Each
+ * writes DTrace's frame text ("vmlinux`schedule+0x2c", "libc.so.6`read+0x10")
+ * into buf and returns its length, or -1 when nothing is known (the engine
+ * then prints the bare address). mod-only variants write just the module. */
+struct d_symbolizer {
+	void *ds_ctx;
+	int (*ds_kernel)(void *ctx, uint64_t addr, int flags, char *buf, size_t len);
+	int (*ds_user)(void *ctx, int32_t pid, uint64_t addr, int flags, char *buf, size_t len);
+};
+#define D_SYM_FULL	0	/* module`function+0xoff */
+#define D_SYM_FUNC	1	/* module`function */
+#define D_SYM_MOD	2	/* module */
+
+/* Why a run stops. */
+enum d_status {
+	D_STATUS_OK = 0,	/* keep going */
+	D_STATUS_EXIT = 1,	/* exit() was called; see d_exit_code() */
+};
+
+d_hdl_t *d_open(const char *progname, FILE *out, int *errp);
+void d_close(d_hdl_t *dh);
+
+/* Options by DTrace name (-x name=value, #pragma D option). value may be
+ * NULL for boolean options. Returns -1 with d_errmsg() set if unknown. */
+int d_setopt(d_hdl_t *dh, const char *name, const char *value);
+int d_getopt(d_hdl_t *dh, const char *name, int64_t *value);
+
+/* Macro arguments $1.. ($0 is the script name), and $target. */
+int d_set_macro_args(d_hdl_t *dh, int argc, char *const argv[]);
+void d_set_target(d_hdl_t *dh, int32_t pid);
+
+void d_set_catalog(d_hdl_t *dh, const struct d_catalog *cat);
+void d_set_symbolizer(d_hdl_t *dh, const struct d_symbolizer *sym);
+
+/* Compile a program; filename is what diagnostics name ("-n" text uses
+ * NULL: DTrace then says "failed to compile script" without a file). May be
+ * called several times (-n and -s mix); clauses keep command-line order. */
+int d_compile(d_hdl_t *dh, const char *text, const char *filename);
+
+/* Enabled probe descriptions, for the "description 'x' matched N probes"
+ * lines: calls cb(arg, text, nmatched) once per description in order. */
+void d_describe(d_hdl_t *dh, void (*cb)(void *arg, const char *desc, int nmatched), void *arg);
+
+/* Probe ids the compiled program uses (so providers enable only those). */
+int d_probe_enabled(d_hdl_t *dh, uint32_t probe_id);
+
+/* Runs BEGIN. Then d_fire for every firing; returns enum d_status. */
+int d_go(d_hdl_t *dh);
+int d_fire(d_hdl_t *dh, const struct d_firing *f);
+/* Periodic work at switchrate/aggrate (drop reports, printing). */
+void d_tick(d_hdl_t *dh, uint64_t now_ns);
+/* Runs END, prints the aggregations not yet printed, reports drops. */
+int d_stop(d_hdl_t *dh);
+
+int d_exit_code(d_hdl_t *dh);
+const char *d_errmsg(d_hdl_t *dh);
+
+/* Account drops the engine must report ("N drops on CPU c"). */
+void d_report_drops(d_hdl_t *dh, uint32_t cpu, uint64_t ndrops);
+
+/* Probe ids reserved for the dtrace provider. */
+#define D_PROBE_BEGIN	1
+#define D_PROBE_END	2
+#define D_PROBE_ERROR	3
+
+#endif

@@ -1,0 +1,109 @@
+/*
+ * sampler.h — perf events in, one time-ordered record stream out.
+ *
+ * A session is either live (smp_open_live: events are added with
+ * smp_add_event, opened per online CPU or per target task, their kernel
+ * rings mmapped) or a replay of a perf.data file (smp_open_file: the
+ * file's events are listed by smp_nevents/smp_event and claimed by
+ * providers with smp_claim).  Either way smp_poll() drains the rings (or
+ * the file), merges records by timestamp within a bounded window and calls
+ * the callback once per record, on the calling thread, in time order.
+ * Lost records and full buffers are counted per CPU (smp_drops).
+ * int functions return 0 or -errno; smp_errmsg() has the human text.
+ * A live session optionally records everything it reads into a perf.data
+ * file (smp_record_to) that perf report/perf script accept.
+ */
+#ifndef PMCTRACE_SAMPLER_H
+#define PMCTRACE_SAMPLER_H
+
+#include <linux/perf_event.h>
+#include <stdint.h>
+#include <stddef.h>
+
+struct smp_session;
+
+/* Where an event counts. */
+enum smp_scope {
+	SMP_EACH_CPU,	/* one fd per online CPU, all tasks (or the target) */
+	SMP_ONE_CPU,	/* only on spec.cpu */
+};
+
+struct smp_event_spec {
+	struct perf_event_attr attr;	/* type/config/sample_type/... set by caller */
+	enum smp_scope scope;
+	int cpu;			/* SMP_ONE_CPU only */
+	int group_leader;		/* evidx of the leader added earlier, or -1 */
+	const char *name;		/* for messages and the recorded EVENT_DESC */
+	void *owner;			/* routing: who decodes this event's samples */
+	uint64_t cookie;
+};
+
+struct smp_opts {
+	int32_t *target_pids;		/* NULL/0 = system-wide */
+	int ntarget_pids;
+	int inherit;			/* follow children of the targets */
+	size_t bufsize;			/* bytes of kernel ring per CPU (0 = default) */
+	uint64_t switchrate_ns;		/* how often to drain (0 = default) */
+	int bufpolicy;			/* 0 switch, 1 fill, 2 ring */
+};
+
+/* Group read values carried by PERF_SAMPLE_READ (FORMAT_GROUP|ID). */
+struct smp_read {
+	uint64_t time_enabled, time_running;
+	uint32_t nr;
+	struct { uint64_t value, id; int evidx; } v[16];
+};
+
+/* One record of the merged stream.  Pointers are valid only during the
+ * callback.  For samples every field the event's sample_type carries is
+ * decoded; for side-band records (COMM, MMAP2, FORK, EXIT, ...) hdr points
+ * at the raw record and pid/tid/time are filled where known. */
+struct smp_record {
+	uint32_t type;			/* PERF_RECORD_* */
+	uint16_t misc;
+	int evidx;			/* the event that produced it, or -1 */
+	const struct smp_event_spec *spec;	/* its spec (owner, cookie), or NULL */
+	uint64_t id, ip, addr, period, time;
+	int32_t pid, tid;
+	uint32_t cpu;
+	const uint64_t *callchain;	/* with PERF_CONTEXT_* markers, as the kernel wrote it */
+	uint32_t nr_callchain;
+	const void *raw;		/* tracepoint payload */
+	uint32_t raw_size;
+	const struct smp_read *read;
+	const struct perf_event_header *hdr;
+};
+
+typedef int (*smp_record_cb)(void *arg, const struct smp_record *rec);
+
+struct smp_session *smp_open_live(const struct smp_opts *o, int *errp);
+struct smp_session *smp_open_file(const char *path, int *errp);
+void smp_close(struct smp_session *s);	/* closes every fd, unmaps every ring */
+
+int smp_add_event(struct smp_session *s, const struct smp_event_spec *spec, int *evidx);
+int smp_start(struct smp_session *s);	/* open + mmap + enable everything added */
+
+/* Replay: events found in the file, and providers claiming them. */
+int smp_nevents(const struct smp_session *s);
+const struct smp_event_spec *smp_event(const struct smp_session *s, int evidx);
+void smp_claim(struct smp_session *s, int evidx, void *owner, uint64_t cookie);
+
+/* Drain whatever is ready (waiting at most timeout_ms), deliver records in
+ * time order. Returns the number delivered, 0 at end of file / nothing,
+ * or a negative error; a callback returning nonzero stops the poll early
+ * and that value is returned. smp_flush delivers what the reorder window
+ * still holds (at the end of a run). */
+int smp_poll(struct smp_session *s, int timeout_ms, smp_record_cb cb, void *arg);
+int smp_flush(struct smp_session *s, smp_record_cb cb, void *arg);
+int smp_at_eof(const struct smp_session *s);
+
+/* Drops per CPU since the last call (lost records + throttles + full rings). */
+int smp_drops(struct smp_session *s, uint32_t *cpu, uint64_t *ndrops, int max);
+
+int smp_record_to(struct smp_session *s, const char *path);
+const char *smp_errmsg(const struct smp_session *s);
+
+/* Online CPUs (count, and the list). */
+int smp_online_cpus(int *cpus, int max);
+
+#endif

@@ -1,0 +1,47 @@
+#!/bin/sh
+# End-to-end tests of the real binary.
+#  tests/d/tst.NAME.d        must exit 0; stdout must equal tst.NAME.d.out if present
+#                            (and stderr tst.NAME.d.err if present).  A first-line
+#                            comment "/* args: ... */" passes extra options.
+#  tests/d/err.D_TAG.NAME.d  must fail (exit 1) and print [D_TAG] with -x errtags
+#  tests/e2e/*.sh            exit 0 pass, 77 skip (with a printed reason), else fail
+# Writes "P F S" to BUILD/e2e-counts.
+build=$1
+root=$(cd "$(dirname "$0")/.." && pwd)
+export PMCTRACE="$root/$build/pmctrace" HELPERS="$root/$build/helpers" FIXTURES="$root/../shared/fixtures/perfdata" TESTROOT="$root/tests"
+pass=0; fail=0; skip=0
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+ok()   { pass=$((pass+1)); echo "ok   $1"; }
+bad()  { fail=$((fail+1)); echo "FAIL $1"; [ -n "$2" ] && sed 's/^/     /' "$2" | head -30; }
+run_d() {
+	f=$1; args=$(sed -n '1s|^/\* args: \(.*\) \*/$|\1|p' "$f")
+	(cd "$(dirname "$f")" && timeout 60 "$PMCTRACE" $args -s "$(basename "$f")" >"$tmp/out" 2>"$tmp/err"); echo $?
+}
+for f in "$root"/tests/d/tst.*.d; do
+	[ -e "$f" ] || continue
+	n=$(basename "$f")
+	rc=$(run_d "$f")
+	if [ "$rc" != 0 ]; then cat "$tmp/err" >> "$tmp/out"; bad "$n (exit $rc)" "$tmp/out"; continue; fi
+	if [ -f "$f.out" ] && ! diff -u "$f.out" "$tmp/out" > "$tmp/diff"; then bad "$n (stdout)" "$tmp/diff"; continue; fi
+	if [ -f "$f.err" ] && ! diff -u "$f.err" "$tmp/err" > "$tmp/diff"; then bad "$n (stderr)" "$tmp/diff"; continue; fi
+	ok "$n"
+done
+for f in "$root"/tests/d/err.*.d; do
+	[ -e "$f" ] || continue
+	n=$(basename "$f"); tag=$(echo "$n" | cut -d. -f2)
+	(cd "$(dirname "$f")" && timeout 60 "$PMCTRACE" -x errtags -s "$n" >"$tmp/out" 2>"$tmp/err"); rc=$?
+	if [ "$rc" = 1 ] && grep -q "\[$tag\]" "$tmp/err"; then ok "$n"; else cat "$tmp/err" >> "$tmp/out"; bad "$n (exit $rc, want 1 and [$tag])" "$tmp/out"; fi
+done
+for f in "$root"/tests/e2e/*.sh; do
+	[ -e "$f" ] || continue
+	n=$(basename "$f")
+	(cd "$tmp" && timeout 300 sh "$f" >"$tmp/log" 2>&1); rc=$?
+	case $rc in
+	0) ok "$n" ;;
+	77) skip=$((skip+1)); echo "skip $n: $(tail -1 "$tmp/log")" ;;
+	*) bad "$n (exit $rc)" "$tmp/log" ;;
+	esac
+done
+echo "$pass $fail $skip" > "$root/$build/e2e-counts"
+echo "end-to-end tests: $pass passed, $fail failed, $skip skipped"
+[ $fail -eq 0 ]
