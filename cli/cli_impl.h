@@ -1,0 +1,43 @@
+/*
+ * cli_impl.h — state shared by the cli's files during one run.
+ */
+#ifndef PMCTRACE_CLI_IMPL_H
+#define PMCTRACE_CLI_IMPL_H
+
+#include <signal.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "cli/cli.h"
+#include "dcore/dcore.h"
+#include "pmu/pmu.h"
+#include "providers/provider.h"
+#include "sampler/sampler.h"
+#include "symbolizer/symbolizer.h"
+
+struct cli_ctx {
+	struct cli_opts *opts;
+	d_hdl_t *dh;
+	FILE *out;
+	struct pmu_ctx *pmu;
+	struct sym_session *sym;
+	struct prov_registry *reg;
+	struct smp_session *smp;
+	int replay;
+	int pmc_multiplex;
+	pid_t child;			/* -c */
+	int child_fd;			/* write end that releases the child */
+	int done;
+	int exit_code;
+};
+
+extern volatile sig_atomic_t cli_interrupted;
+
+int cli_compile_all(struct cli_ctx *cx);
+char *cli_replace_all(const char *s, const char *from, const char *to);
+int cli_list(struct cli_ctx *cx);
+int cli_trace(struct cli_ctx *cx);
+int cli_spawn(struct cli_ctx *cx);
+void cli_release_child(struct cli_ctx *cx);
+
+#endif

@@ -1,0 +1,221 @@
+/*
+ * compile.c — turn -n/-s/-P/-m/-f into D text, run cpp for -C, compile,
+ * and print DTrace's "description '...' matched N probes" lines.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli/cli_impl.h"
+
+static char *
+cli_read_file(const char *path, int *errp)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	if (!f) {
+		*errp = -errno;
+		return NULL;
+	}
+	size_t cap = 4096, len = 0;
+	char *buf = malloc(cap);
+	size_t n;
+	while (buf && (n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+		len += n;
+		if (len + 1 == cap) {
+			char *nb = realloc(buf, cap *= 2);
+			if (!nb) {
+				free(buf);
+				buf = NULL;
+			}
+			buf = nb;
+		}
+	}
+	if (f != stdin)
+		fclose(f);
+	if (!buf) {
+		*errp = -ENOMEM;
+		return NULL;
+	}
+	buf[len] = '\0';
+	return buf;
+}
+
+/* Run cpp over text (named file for its line markers); returns new text. */
+static char *
+cli_cpp(const struct cli_opts *o, const char *text, const char *file, int *errp)
+{
+	char tmpl[] = "/tmp/pmctrace-cppXXXXXX";
+	int fd = mkstemp(tmpl);
+	if (fd < 0) {
+		*errp = -errno;
+		return NULL;
+	}
+	size_t len = strlen(text);
+	if (write(fd, text, len) != (ssize_t)len) {
+		close(fd);
+		unlink(tmpl);
+		*errp = -EIO;
+		return NULL;
+	}
+	close(fd);
+	const char *argv[80];
+	int n = 0;
+	argv[n++] = "cpp";
+	argv[n++] = "-undef";
+	argv[n++] = "-D__linux";
+	argv[n++] = "-D__pmctrace";
+	for (int i = 0; i < o->ncpp_args; i++)
+		argv[n++] = o->cpp_args[i];
+	argv[n++] = tmpl;
+	argv[n] = NULL;
+	int pfd[2];
+	if (pipe(pfd) < 0) {
+		unlink(tmpl);
+		*errp = -errno;
+		return NULL;
+	}
+	pid_t pid = fork();
+	if (pid == 0) {
+		dup2(pfd[1], 1);
+		close(pfd[0]);
+		close(pfd[1]);
+		execvp("cpp", (char *const *)argv);
+		_exit(127);
+	}
+	close(pfd[1]);
+	FILE *in = fdopen(pfd[0], "r");
+	size_t cap = len + 4096, got = 0, r;
+	char *out = malloc(cap);
+	while (in && out && (r = fread(out + got, 1, cap - got - 1, in)) > 0) {
+		got += r;
+		if (got + 1 == cap) {
+			char *no = realloc(out, cap *= 2);
+			if (!no)
+				free(out);
+			out = no;
+		}
+	}
+	if (in)
+		fclose(in);
+	int st = 0;
+	waitpid(pid, &st, 0);
+	unlink(tmpl);
+	if (!out || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+		free(out);
+		*errp = -EINVAL;
+		return NULL;
+	}
+	out[got] = '\0';
+	/* cpp names the temp file in its line markers; name the script. */
+	char *fixed = cli_replace_all(out, tmpl, file ? file : "<stdin>");
+	free(out);
+	if (!fixed)
+		*errp = -ENOMEM;
+	return fixed;
+}
+
+char *
+cli_replace_all(const char *s, const char *from, const char *to)
+{
+	size_t fl = strlen(from), tl = strlen(to), n = 0;
+	for (const char *p = s; (p = strstr(p, from)); p += fl)
+		n++;
+	char *out = malloc(strlen(s) + n * (tl > fl ? tl - fl : 0) + 1);
+	if (!out)
+		return NULL;
+	char *d = out;
+	for (const char *p = s, *q; ; p = q + fl) {
+		q = strstr(p, from);
+		size_t k = q ? (size_t)(q - p) : strlen(p);
+		memcpy(d, p, k);
+		d += k;
+		if (!q)
+			break;
+		memcpy(d, to, tl);
+		d += tl;
+	}
+	*d = '\0';
+	return out;
+}
+
+/* -P prov / -m mod / -f func: a description with the right fields set. */
+static char *
+cli_desc_text(const struct cli_prog *p)
+{
+	const char *sep = strpbrk(p->arg, "{/");
+	size_t head = sep ? (size_t)(sep - p->arg) : strlen(p->arg);
+	const char *prefix = p->kind == CLI_PROG_P ? "" : p->kind == CLI_PROG_M ? ":" : "::";
+	const char *suffix = p->kind == CLI_PROG_P ? ":::" : p->kind == CLI_PROG_M ? "::" : ":";
+	char *t = malloc(strlen(p->arg) + 8);
+	if (t)
+		sprintf(t, "%s%.*s%s %s", prefix, (int)head, p->arg, suffix, p->arg + head);
+	return t;
+}
+
+struct cli_count {
+	int seen, skip, total;
+};
+
+static void
+cli_count_cb(void *arg, const char *desc, int n)
+{
+	struct cli_count *c = arg;
+	(void)desc;
+	if (c->seen++ >= c->skip)
+		c->total += n;
+}
+
+static int
+cli_compile_one(struct cli_ctx *cx, const struct cli_prog *p, int *ndesc)
+{
+	const struct cli_opts *o = cx->opts;
+	int err = 0;
+	char *text = p->kind == CLI_PROG_S ? cli_read_file(p->arg, &err) :
+	    p->kind == CLI_PROG_N ? strdup(p->arg) : cli_desc_text(p);
+	if (!text) {
+		if (p->kind == CLI_PROG_S)
+			fprintf(stderr, "%s: failed to open %s: %s\n", o->progname, p->arg, strerror(-err));
+		return -1;
+	}
+	if (o->cpp) {
+		char *pp = cli_cpp(o, text, p->kind == CLI_PROG_S ? p->arg : NULL, &err);
+		free(text);
+		if (!pp) {
+			fprintf(stderr, "%s: failed to preprocess %s\n", o->progname,
+			    p->kind == CLI_PROG_S ? p->arg : "program");
+			return -1;
+		}
+		text = pp;
+	}
+	int rc = d_compile(cx->dh, text, p->kind == CLI_PROG_S ? p->arg : NULL);
+	free(text);
+	if (rc < 0) {
+		fprintf(stderr, "%s: %s\n", o->progname, d_errmsg(cx->dh));
+		return -1;
+	}
+	struct cli_count c = { 0, *ndesc, 0 };
+	d_describe(cx->dh, cli_count_cb, &c);
+	*ndesc = c.seen;
+	if (!o->quiet && !o->list) {
+		if (p->kind == CLI_PROG_S)
+			fprintf(stderr, "%s: script '%s' matched %d probe%s\n", o->progname,
+			    p->arg, c.total, c.total == 1 ? "" : "s");
+		else
+			fprintf(stderr, "%s: description '%.*s' matched %d probe%s\n", o->progname,
+			    (int)strcspn(p->arg, "{/;"), p->arg, c.total, c.total == 1 ? "" : "s");
+	}
+	return 0;
+}
+
+int
+cli_compile_all(struct cli_ctx *cx)
+{
+	int ndesc = 0;
+	for (int i = 0; i < cx->opts->nprogs; i++)
+		if (cli_compile_one(cx, &cx->opts->progs[i], &ndesc) < 0)
+			return -1;
+	return 0;
+}

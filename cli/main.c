@@ -1,0 +1,84 @@
+/*
+ * main.c — pmctrace's entry point: parse, wire the modules, run, clean up.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli_impl.h"
+
+volatile sig_atomic_t cli_interrupted;
+
+static void
+cli_on_signal(int sig)
+{
+	(void)sig;
+	/* A second ^C ends at once, as in DTrace, without printing. */
+	if (cli_interrupted)
+		_exit(1);
+	cli_interrupted = 1;
+}
+
+static void
+cli_signals(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = cli_on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+static void
+cli_pmu_log(void *arg, const char *msg)
+{
+	const struct cli_opts *o = arg;
+	fprintf(stderr, "%s: %s\n", o->progname, msg);
+}
+
+static int
+cli_hw_report(struct cli_opts *o)
+{
+	int err = 0, json = 0;
+	for (int i = 0; i < o->nxopts; i++)
+		if (!strcmp(o->xopts[i], "json") || !strcmp(o->xopts[i], "oformat=json"))
+			json = 1;
+	struct pmu_ctx *p = pmu_open(cli_pmu_log, o, &err);
+	if (!p) {
+		fprintf(stderr, "%s: cannot initialise the PMU layer: %s\n", o->progname, strerror(-err));
+		return 1;
+	}
+	int rc = pmu_hw_report(p, stdout, json);
+	pmu_close(p);
+	return rc < 0 ? 1 : 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct cli_opts o;
+	memset(&o, 0, sizeof(o));
+	int rc = cli_parse(argc, argv, &o);
+	if (rc) {
+		free(o.macro);
+		return rc;
+	}
+	if (o.version) {
+		printf("%s: Sun D 1.13\n", o.progname);
+		rc = 0;
+	} else if (o.hw) {
+		rc = cli_hw_report(&o);
+	} else if (o.nprogs == 0 && !o.list) {
+		cli_usage(o.progname);
+		rc = 2;
+	} else {
+		cli_signals();
+		rc = cli_run(&o);
+	}
+	free(o.macro);
+	return rc;
+}

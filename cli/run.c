@@ -1,0 +1,359 @@
+/*
+ * run.c — one pmctrace run: open the engine and its collaborators, compile,
+ * enable, loop over the merged record stream until exit(), ^C, the end of
+ * the replayed file or the -c/-p target's exit, then END and clean up.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/cli_impl.h"
+
+/* Options the cli consumes itself; everything else goes to the engine. */
+static int
+cli_own_option(struct cli_ctx *cx, const char *x)
+{
+	if (!strcmp(x, "pmcmultiplex")) {
+		cx->pmc_multiplex = 1;
+		return 1;
+	}
+	return 0;
+}
+
+static int
+cli_apply_options(struct cli_ctx *cx)
+{
+	const struct cli_opts *o = cx->opts;
+	if (o->quiet && d_setopt(cx->dh, "quiet", NULL) < 0)
+		goto bad;
+	if (o->zero_ok && d_setopt(cx->dh, "zdefs", NULL) < 0)
+		goto bad;
+	for (int i = 0; i < o->nxopts; i++) {
+		if (cli_own_option(cx, o->xopts[i]))
+			continue;
+		char name[128];
+		const char *eq = strchr(o->xopts[i], '=');
+		snprintf(name, sizeof(name), "%.*s",
+		    (int)(eq ? (size_t)(eq - o->xopts[i]) : strlen(o->xopts[i])), o->xopts[i]);
+		if (d_setopt(cx->dh, name, eq ? eq + 1 : NULL) < 0)
+			goto bad;
+	}
+	return 0;
+bad:
+	fprintf(stderr, "%s: %s\n", o->progname, d_errmsg(cx->dh));
+	return -1;
+}
+
+static int
+cli_sym_kernel(void *ctx, uint64_t addr, int flags, char *buf, size_t len)
+{
+	return sym_kernel(ctx, addr, flags, buf, len);
+}
+
+static int
+cli_sym_user(void *ctx, int32_t pid, uint64_t addr, int flags, char *buf, size_t len)
+{
+	return sym_user(ctx, pid, addr, flags, buf, len);
+}
+
+static int
+cli_enabled(void *arg, uint32_t id)
+{
+	return d_probe_enabled(arg, id);
+}
+
+static int
+cli_fire(void *arg, const struct d_firing *f)
+{
+	struct cli_ctx *cx = arg;
+	if (d_fire(cx->dh, f) == D_STATUS_EXIT)
+		cx->done = 1;
+	return cx->done;
+}
+
+static int
+cli_on_record(void *arg, const struct smp_record *rec)
+{
+	struct cli_ctx *cx = arg;
+	switch (rec->type) {
+	case PERF_RECORD_COMM:
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		if (rec->hdr)
+			sym_note_record(cx->sym, rec->hdr);
+		return 0;
+	case PERF_RECORD_SAMPLE:
+		return prov_dispatch(cx->reg, rec, cli_fire, cx);
+	default:
+		return 0;
+	}
+}
+
+/* Comm, mmap and task records for every CPU, so execname and user stacks
+ * resolve for processes that come and go during the run. */
+static int
+cli_add_sideband(struct cli_ctx *cx)
+{
+	struct smp_event_spec sp;
+	memset(&sp, 0, sizeof(sp));
+	sp.attr.size = sizeof(sp.attr);
+	sp.attr.type = PERF_TYPE_SOFTWARE;
+	sp.attr.config = PERF_COUNT_SW_DUMMY;
+	sp.attr.comm = 1;
+	sp.attr.comm_exec = 1;
+	sp.attr.mmap = 1;
+	sp.attr.mmap2 = 1;
+	sp.attr.task = 1;
+	sp.attr.sample_id_all = 1;
+	sp.attr.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
+	    PERF_SAMPLE_IDENTIFIER;
+	sp.attr.use_clockid = 1;
+	sp.attr.clockid = CLOCK_MONOTONIC;
+	sp.attr.disabled = 1;
+	sp.scope = SMP_EACH_CPU;
+	sp.group_leader = -1;
+	sp.name = "dummy:sideband";
+	int evidx;
+	return smp_add_event(cx->smp, &sp, &evidx);
+}
+
+static int
+cli_open_sampler(struct cli_ctx *cx)
+{
+	const struct cli_opts *o = cx->opts;
+	int err = 0;
+	if (cx->replay) {
+		cx->smp = smp_open_file(o->efile, &err);
+		if (!cx->smp) {
+			fprintf(stderr, "%s: failed to open %s: %s\n", o->progname, o->efile,
+			    strerror(-err));
+			return -1;
+		}
+		return 0;
+	}
+	struct smp_opts so;
+	memset(&so, 0, sizeof(so));
+	int64_t v;
+	if (d_getopt(cx->dh, "bufsize", &v) == 0 && v > 0)
+		so.bufsize = (size_t)v;
+	if (d_getopt(cx->dh, "switchrate", &v) == 0 && v > 0)
+		so.switchrate_ns = (uint64_t)v;
+	cx->smp = smp_open_live(&so, &err);
+	if (!cx->smp) {
+		fprintf(stderr, "%s: could not enable tracing: %s\n", o->progname, strerror(-err));
+		return -1;
+	}
+	return 0;
+}
+
+static int
+cli_setup(struct cli_ctx *cx)
+{
+	struct cli_opts *o = cx->opts;
+	int err = 0;
+	struct stat st;
+	cx->replay = o->efile && stat(o->efile, &st) == 0;
+	cx->out = stdout;
+	if (o->output && !(cx->out = fopen(o->output, "a"))) {
+		fprintf(stderr, "%s: failed to open output file '%s': %s\n", o->progname,
+		    o->output, strerror(errno));
+		return -1;
+	}
+	if (!(cx->dh = d_open(o->progname, cx->out, &err))) {
+		fprintf(stderr, "%s: failed to initialize the D engine: %s\n", o->progname, strerror(-err));
+		return -1;
+	}
+	if (cli_apply_options(cx) < 0)
+		return -1;
+	cx->pmu = pmu_open(NULL, NULL, &err);	/* optional: only pmc needs it */
+	cx->sym = sym_open(&err);
+	struct prov_config pc = {
+		.pmu = cx->pmu, .sym = cx->sym, .replay = cx->replay,
+		.pmc_multiplex = cx->pmc_multiplex, .want_callchains = 1,
+	};
+	if (!(cx->reg = prov_open(&pc, &err))) {
+		fprintf(stderr, "%s: %s\n", o->progname, strerror(-err));
+		return -1;
+	}
+	struct d_catalog cat = prov_catalog(cx->reg);
+	struct d_symbolizer ds = { cx->sym, cli_sym_kernel, cli_sym_user };
+	d_set_catalog(cx->dh, &cat);
+	if (cx->sym)
+		d_set_symbolizer(cx->dh, &ds);
+	char *margv[64];
+	int margc = 0;
+	margv[margc++] = (char *)(o->nprogs && o->progs[0].kind == CLI_PROG_S ?
+	    o->progs[0].arg : o->progname);
+	for (int i = 0; i < o->nmacro && margc < 64; i++)
+		margv[margc++] = o->macro[i];
+	d_set_macro_args(cx->dh, margc, margv);
+	if (cx->replay && (cli_open_sampler(cx) < 0 || prov_attach_file(cx->reg, cx->smp) < 0)) {
+		if (cx->smp)
+			fprintf(stderr, "%s: %s\n", o->progname, prov_errmsg(cx->reg));
+		return -1;
+	}
+	return 0;
+}
+
+static void
+cli_teardown(struct cli_ctx *cx)
+{
+	smp_close(cx->smp);
+	prov_close(cx->reg);
+	d_close(cx->dh);
+	sym_close(cx->sym);
+	pmu_close(cx->pmu);
+	if (cx->out && cx->out != stdout)
+		fclose(cx->out);
+	if (cx->child > 0) {
+		kill(cx->child, SIGKILL);
+		waitpid(cx->child, NULL, 0);
+	}
+}
+
+int
+cli_run(struct cli_opts *o)
+{
+	struct cli_ctx cx;
+	memset(&cx, 0, sizeof(cx));
+	cx.opts = o;
+	cx.child_fd = -1;
+	int rc = 1;
+	if (cli_setup(&cx) < 0)
+		goto out;
+	if (o->cmd && cli_spawn(&cx) < 0)
+		goto out;
+	if (o->npids)
+		d_set_target(cx.dh, o->pids[0]);
+	if (o->nprogs && cli_compile_all(&cx) < 0)
+		goto out;
+	if (o->list) {
+		rc = cli_list(&cx);
+		goto out;
+	}
+	if (o->compile_only) {
+		rc = 0;
+		goto out;
+	}
+	rc = cli_trace(&cx);
+out:
+	fflush(stdout);
+	cli_teardown(&cx);
+	return rc;
+}
+
+static int
+cli_enable(struct cli_ctx *cx)
+{
+	const char *p = cx->opts->progname;
+	if (!cx->replay && cli_open_sampler(cx) < 0)
+		return -1;
+	if (prov_enable(cx->reg, cx->smp, cli_enabled, cx->dh) < 0) {
+		fprintf(stderr, "%s: could not enable tracing: %s\n", p, prov_errmsg(cx->reg));
+		return -1;
+	}
+	if (cx->replay)
+		return 0;
+	if (cx->opts->efile && smp_record_to(cx->smp, cx->opts->efile) < 0) {
+		fprintf(stderr, "%s: cannot record to %s: %s\n", p, cx->opts->efile,
+		    smp_errmsg(cx->smp));
+		return -1;
+	}
+	if (cli_add_sideband(cx) < 0 || smp_start(cx->smp) < 0) {
+		fprintf(stderr, "%s: could not enable tracing: %s\n", p, smp_errmsg(cx->smp));
+		return -1;
+	}
+	return 0;
+}
+
+static uint64_t
+cli_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void
+cli_report_drops(struct cli_ctx *cx)
+{
+	uint32_t cpus[256];
+	uint64_t drops[256];
+	int n = smp_drops(cx->smp, cpus, drops, 256);
+	for (int i = 0; i < n; i++)
+		if (drops[i])
+			d_report_drops(cx->dh, cpus[i], drops[i]);
+}
+
+/* Has the -c child or the -p process gone? DTrace then says so and ends. */
+static int
+cli_target_gone(struct cli_ctx *cx)
+{
+	const char *p = cx->opts->progname;
+	if (cx->child > 0) {
+		int st;
+		if (waitpid(cx->child, &st, WNOHANG) != cx->child)
+			return 0;
+		fprintf(stderr, "%s: pid %d %s\n", p, (int)cx->child,
+		    WIFSIGNALED(st) ? "terminated by a signal" : "has exited");
+		cx->child = 0;
+		return 1;
+	}
+	for (int i = 0; i < cx->opts->npids; i++)
+		if (kill(cx->opts->pids[i], 0) < 0 && errno == ESRCH) {
+			fprintf(stderr, "%s: pid %d has exited\n", p, (int)cx->opts->pids[i]);
+			return 1;
+		}
+	return 0;
+}
+
+static void
+cli_loop(struct cli_ctx *cx)
+{
+	while (!cx->done && !cli_interrupted) {
+		int n = smp_poll(cx->smp, 100, cli_on_record, cx);
+		if (n < 0 && n != -EINTR) {
+			fprintf(stderr, "%s: %s\n", cx->opts->progname, smp_errmsg(cx->smp));
+			cx->exit_code = 1;
+			break;
+		}
+		if (cx->replay && smp_at_eof(cx->smp))
+			break;
+		cli_report_drops(cx);
+		d_tick(cx->dh, cli_now());
+		if (cli_target_gone(cx))
+			break;
+	}
+	if (!cx->done)
+		smp_flush(cx->smp, cli_on_record, cx);
+	cli_report_drops(cx);
+}
+
+int
+cli_trace(struct cli_ctx *cx)
+{
+	if (d_go(cx->dh) == D_STATUS_EXIT)
+		cx->done = 1;
+	if (!cx->done && cli_enable(cx) < 0)
+		return 1;
+	if (!cx->done) {
+		cli_release_child(cx);
+		if (prov_start(cx->reg, cli_fire, cx) == 0)
+			cli_loop(cx);
+		if (!cx->done)
+			prov_end(cx->reg, cli_fire, cx);
+	}
+	if (d_stop(cx->dh) < 0) {
+		fprintf(stderr, "%s: %s\n", cx->opts->progname, d_errmsg(cx->dh));
+		return 1;
+	}
+	return cx->exit_code ? cx->exit_code : (cx->done ? d_exit_code(cx->dh) : 0);
+}

@@ -1,0 +1,72 @@
+/*
+ * common.c — decoding shared by the sample-based providers: the firing
+ * context (pid, tid, cpu, time, comm) and the split of a kernel callchain
+ * into its kernel and user halves.
+ */
+#include <string.h>
+#include <time.h>
+
+#include "providers/prov_impl.h"
+#include "symbolizer/symbolizer.h"
+
+/* perf's callchain carries PERF_CONTEXT_* markers (huge unsigned values)
+ * announcing which half the following addresses belong to. */
+static void
+prov_split_callchain(const struct smp_record *rec, struct d_firing *f,
+    uint64_t *kbuf, uint64_t *ubuf, uint32_t max)
+{
+	uint64_t *dst = kbuf;
+	uint32_t *n = &f->df_nkstack;
+	f->df_nkstack = f->df_nustack = 0;
+	for (uint32_t i = 0; i < rec->nr_callchain; i++) {
+		uint64_t ip = rec->callchain[i];
+		if (ip >= (uint64_t)PERF_CONTEXT_MAX) {
+			if (ip == (uint64_t)PERF_CONTEXT_USER) {
+				dst = ubuf;
+				n = &f->df_nustack;
+			} else if (ip == (uint64_t)PERF_CONTEXT_KERNEL) {
+				dst = kbuf;
+				n = &f->df_nkstack;
+			}
+			continue;
+		}
+		if (*n < max)
+			dst[(*n)++] = ip;
+	}
+	f->df_kstack = kbuf;
+	f->df_ustack = ubuf;
+}
+
+static uint64_t
+prov_wall_offset(void)
+{
+	static uint64_t off;
+	if (!off) {
+		struct timespec m, w;
+		clock_gettime(CLOCK_MONOTONIC, &m);
+		clock_gettime(CLOCK_REALTIME, &w);
+		off = (uint64_t)(w.tv_sec - m.tv_sec) * 1000000000ull +
+		    (uint64_t)(w.tv_nsec - m.tv_nsec);
+	}
+	return off;
+}
+
+void
+prov_firing_from_sample(struct prov_registry *r, const struct smp_record *rec,
+    struct d_firing *f, uint64_t *kbuf, uint64_t *ubuf, uint32_t max)
+{
+	const struct prov_config *cfg = prov_cfg(r);
+	memset(f, 0, sizeof(*f));
+	f->df_cpu = rec->cpu;
+	f->df_pid = rec->pid;
+	f->df_tid = rec->tid;
+	f->df_timestamp = rec->time;
+	f->df_walltimestamp = rec->time + prov_wall_offset();
+	f->df_execname = cfg->sym ? sym_comm(cfg->sym, rec->tid) : NULL;
+	if (!f->df_execname && rec->pid == 0)
+		f->df_execname = "swapper";
+	if (rec->nr_callchain)
+		prov_split_callchain(rec, f, kbuf, ubuf, max);
+	if (rec->misc & PERF_RECORD_MISC_USER)
+		f->df_uregs_ip = rec->ip;
+}

@@ -1,0 +1,375 @@
+/*
+ * pmc.c — the pmc provider: sample on counter overflow.
+ *
+ *   pmc:::<counter>-<period>   sample every <period> events of <counter>
+ *   pmc:::<counter>            the same at the counter's default period
+ *   pmc:::sample-src           fires at start and end once per sampled source
+ *
+ * Counter names are resolved by pmu/ (aliases, perf names, libpfm4 names,
+ * raw codes); every counter of the script is planned against the register
+ * budget before anything opens.  arg0 = PC, arg1 = 1 if the sample was in
+ * user mode, arg2 = counter events since the previous sample on that CPU
+ * (the sample's period).
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pmu/pmu.h"
+#include "providers/prov_impl.h"
+
+enum { PP_PERIOD, PP_COUNTER, PP_KIND };
+enum { PMC_SAMPLE, PMC_SAMPLE_SRC };
+
+#define PMC_MAX_COUNTERS 64
+
+struct pmc_state {
+	int ncounters;
+	struct pmu_counter counters[PMC_MAX_COUNTERS];
+	uint32_t probe_of[PMC_MAX_COUNTERS];
+};
+
+static const char *const pmc_args[] = { "uint64_t", "int", "uint64_t" };
+static const char *const pmc_src_args[] = { "uint64_t", "string", "uint64_t", "uint64_t" };
+
+static struct pmc_state *
+pmc_state_get(struct prov_registry *r)
+{
+	struct pmc_state *st = prov_state(r, &prov_pmc_ops);
+	if (!st && (st = calloc(1, sizeof(*st))))
+		prov_set_state(r, &prov_pmc_ops, st);
+	return st;
+}
+
+/* "page-faults-1" -> counter "page-faults", period 1 (0 = none given). */
+static void
+pmc_split_name(const char *name, char *counter, size_t len, uint64_t *period)
+{
+	const char *dash = strrchr(name, '-');
+	*period = 0;
+	if (dash && dash[1] && strspn(dash + 1, "0123456789") == strlen(dash + 1)) {
+		*period = strtoull(dash + 1, NULL, 10);
+		snprintf(counter, len, "%.*s", (int)(dash - name), name);
+	} else {
+		snprintf(counter, len, "%s", name);
+	}
+}
+
+static int
+pmc_resolve(struct prov_registry *r, const char *counter, struct pmu_counter *c)
+{
+	char err[512];
+	struct pmu_ctx *pmu = prov_cfg(r)->pmu;
+	if (!pmu)
+		return prov_errf(r, "counter %s: the PMU layer is not available", counter);
+	if (pmu_resolve(pmu, counter, c, err, sizeof(err)) < 0)
+		return prov_errf(r, "%s", err);
+	if (c->is_hardware && !prov_cfg(r)->replay && !pmu_hw_available(pmu)) {
+		pmu_explain_unavailable(pmu, counter, err, sizeof(err));
+		return prov_errf(r, "%s", err);
+	}
+	return 0;
+}
+
+static struct prov_probe *
+pmc_make(struct prov_registry *r, const char *name, int kind, uint64_t period, int counter)
+{
+	struct prov_probe *p = prov_add(r, &prov_pmc_ops, "", "", name);
+	if (!p)
+		return NULL;
+	p->pp_param[PP_KIND] = (uint64_t)kind;
+	p->pp_param[PP_PERIOD] = period;
+	p->pp_param[PP_COUNTER] = (uint64_t)counter;
+	if (kind == PMC_SAMPLE_SRC)
+		prov_set_args(p, 4, pmc_src_args);
+	else
+		prov_set_args(p, 3, pmc_args);
+	return p;
+}
+
+static int
+pmc_emit(struct prov_registry *r, struct prov_probe *p, const struct d_probe_desc *pd,
+    d_probe_cb cb, void *arg)
+{
+	if (!p)
+		return prov_errf(r, "out of memory");
+	if (!prov_desc_match(pd, &p->pp_info))
+		return 0;
+	return cb && cb(arg, &p->pp_info) < 0 ? -1 : 1;
+}
+
+/* Existing probes matching a glob (the fixed ones and those made so far). */
+static int
+pmc_match_existing(struct prov_registry *r, const struct d_probe_desc *pd,
+    d_probe_cb cb, void *arg)
+{
+	int n = 0;
+	if (!pmc_make(r, "sample-src", PMC_SAMPLE_SRC, 0, -1))
+		return prov_errf(r, "out of memory");
+	for (uint32_t id = 1; id < prov_nprobes(r); id++) {
+		struct prov_probe *p = prov_by_id(r, id);
+		if (p->pp_ops != &prov_pmc_ops)
+			continue;
+		int rc = pmc_emit(r, p, pd, cb, arg);
+		if (rc < 0)
+			return -1;
+		n += rc;
+	}
+	return n;
+}
+
+static int
+pmc_add_counter(struct prov_registry *r, const struct pmu_counter *c)
+{
+	struct pmc_state *st = pmc_state_get(r);
+	if (!st)
+		return prov_errf(r, "out of memory");
+	for (int i = 0; i < st->ncounters; i++)
+		if (!strcmp(st->counters[i].canonical, c->canonical))
+			return i;
+	if (st->ncounters == PMC_MAX_COUNTERS)
+		return prov_errf(r, "too many pmc probes (at most %d)", PMC_MAX_COUNTERS);
+	st->counters[st->ncounters] = *c;
+	return st->ncounters++;
+}
+
+/* The register plan is checked as each counter joins, so the compile
+ * error names the probe that went over the budget. */
+static int
+pmc_check_plan(struct prov_registry *r)
+{
+	struct pmc_state *st = pmc_state_get(r);
+	struct pmu_plan plan;
+	char err[1024];
+	int flags = prov_cfg(r)->pmc_multiplex ? PMU_PLAN_MULTIPLEX : 0;
+	if (prov_cfg(r)->replay || !st || !st->ncounters)
+		return 0;
+	if (pmu_plan(prov_cfg(r)->pmu, st->counters, st->ncounters, flags, &plan, err, sizeof(err)) < 0)
+		return prov_errf(r, "%s", err);
+	return 0;
+}
+
+static int
+pmc_match(struct prov_registry *r, const struct d_probe_desc *pd, d_probe_cb cb, void *arg)
+{
+	/* Counter probes are made only when the provider is named: a bare
+	 * "foo-10" must not be taken for a counter. */
+	if (!pd->dpd_prov || strcmp(pd->dpd_prov, "pmc") ||
+	    !prov_field_match(pd->dpd_mod, "") || !prov_field_match(pd->dpd_func, ""))
+		return pd->dpd_prov && *pd->dpd_prov ? pmc_match_existing(r, pd, cb, arg) : 0;
+	if (!pd->dpd_name || !*pd->dpd_name || prov_has_glob(pd->dpd_name) ||
+	    !strcmp(pd->dpd_name, "sample-src"))
+		return pmc_match_existing(r, pd, cb, arg);
+	struct prov_probe *p = prov_find(r, "pmc", "", "", pd->dpd_name);
+	if (p)
+		return pmc_emit(r, p, pd, cb, arg);
+	if (prov_cfg(r)->replay)
+		return 0;
+	char counter[128];
+	uint64_t period;
+	struct pmu_counter c;
+	pmc_split_name(pd->dpd_name, counter, sizeof(counter), &period);
+	if (pmc_resolve(r, counter, &c) < 0)
+		return -1;
+	if (!period)
+		period = c.default_period ? c.default_period : 1000000;
+	int idx = pmc_add_counter(r, &c);
+	if (idx < 0 || pmc_check_plan(r) < 0)
+		return -1;
+	return pmc_emit(r, pmc_make(r, pd->dpd_name, PMC_SAMPLE, period, idx), pd, cb, arg);
+}
+
+static int
+pmc_list_cb(void *arg, const char *name, int hw)
+{
+	struct prov_registry *r = arg;
+	(void)hw;
+	return pmc_make(r, name, PMC_SAMPLE, 0, -1) ? 0 : -1;
+}
+
+static int
+pmc_list(struct prov_registry *r, const struct d_probe_desc *pd, d_probe_cb cb, void *arg)
+{
+	if (prov_cfg(r)->pmu && !prov_cfg(r)->replay &&
+	    pmu_list(prov_cfg(r)->pmu, pmc_list_cb, r) < 0)
+		return prov_errf(r, "cannot list counters");
+	return pmc_match_existing(r, pd, cb, arg);
+}
+
+static int
+pmc_enable(struct prov_registry *r, struct smp_session *s)
+{
+	struct pmc_state *st = prov_state(r, &prov_pmc_ops);
+	for (uint32_t id = 1; st && id < prov_nprobes(r); id++) {
+		struct prov_probe *p = prov_by_id(r, id);
+		if (p->pp_ops != &prov_pmc_ops || p->pp_param[PP_KIND] != PMC_SAMPLE ||
+		    !prov_is_enabled(r, id) || (int64_t)p->pp_param[PP_COUNTER] < 0)
+			continue;
+		struct smp_event_spec sp;
+		memset(&sp, 0, sizeof(sp));
+		sp.attr = st->counters[p->pp_param[PP_COUNTER]].attr;
+		sp.attr.size = sizeof(sp.attr);
+		sp.attr.sample_period = p->pp_param[PP_PERIOD];
+		sp.attr.freq = 0;
+		sp.attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+		    PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_IDENTIFIER |
+		    (prov_cfg(r)->want_callchains ? PERF_SAMPLE_CALLCHAIN : 0);
+		sp.attr.sample_id_all = 1;
+		sp.attr.use_clockid = 1;
+		sp.attr.clockid = 1;
+		sp.attr.disabled = 1;
+		sp.scope = SMP_EACH_CPU;
+		sp.group_leader = -1;
+		sp.name = p->pp_info.dp_name;
+		sp.owner = (void *)&prov_pmc_ops;
+		sp.cookie = id;
+		int evidx;
+		if (smp_add_event(s, &sp, &evidx) < 0)
+			return prov_errf(r, "%s", smp_errmsg(s));
+		st->probe_of[p->pp_param[PP_COUNTER]] = id;
+	}
+	return 0;
+}
+
+/* A recorded event's probe name: "cycles:ppp" -> "cycles",
+ * "cpu_core/cycles/" -> "cpu_core.cycles"; ':' and '/' cannot appear in
+ * a probe name. */
+static void
+pmc_file_name(const char *evname, char *out, size_t len)
+{
+	size_t j = 0;
+	for (const char *p = evname; *p && j + 1 < len; p++) {
+		if (*p == ':')
+			break;
+		if (*p == '/') {
+			if (p[1] && p[1] != ':' && j)
+				out[j++] = '.';
+			continue;
+		}
+		out[j++] = isspace((unsigned char)*p) ? '_' : *p;
+	}
+	out[j] = '\0';
+}
+
+static int
+pmc_claim_as(struct prov_registry *r, int evidx, const char *name, const struct perf_event_attr *a)
+{
+	char probe[160];
+	if (a->freq || !a->sample_period)
+		snprintf(probe, sizeof(probe), "%s", name);
+	else
+		snprintf(probe, sizeof(probe), "%s-%llu", name, (unsigned long long)a->sample_period);
+	struct prov_probe *p = pmc_make(r, probe, PMC_SAMPLE, a->freq ? 0 : a->sample_period, -1);
+	if (!p)
+		return prov_errf(r, "out of memory");
+	return prov_claim(r, evidx, &prov_pmc_ops, p->pp_info.dp_id);
+}
+
+struct pmc_alias_search {
+	struct prov_registry *r;
+	const struct perf_event_attr *attr;
+	int evidx;
+	int rc;
+};
+
+static int
+pmc_alias_cb(void *arg, const char *name, int hw)
+{
+	struct pmc_alias_search *as = arg;
+	struct pmu_counter c;
+	char err[256];
+	(void)hw;
+	if (pmu_resolve(prov_cfg(as->r)->pmu, name, &c, err, sizeof(err)) < 0)
+		return 0;
+	if (c.attr.type != as->attr->type || c.attr.config != as->attr->config ||
+	    strcmp(c.source, "alias"))
+		return 0;
+	as->rc = pmc_claim_as(as->r, as->evidx, name, as->attr);
+	return as->rc < 0 ? -1 : 0;
+}
+
+static int
+pmc_claim(struct prov_registry *r, struct smp_session *s, int evidx)
+{
+	const struct smp_event_spec *ev = smp_event(s, evidx);
+	const struct perf_event_attr *a = &ev->attr;
+	char name[128];
+	if (a->type == PERF_TYPE_TRACEPOINT ||
+	    (a->type == PERF_TYPE_SOFTWARE && a->config == PERF_COUNT_SW_DUMMY))
+		return 0;
+	pmc_file_name(ev->name ? ev->name : "event", name, sizeof(name));
+	if (pmc_claim_as(r, evidx, name, a) < 0)
+		return -1;
+	struct pmc_alias_search as = { r, a, evidx, 0 };
+	if (prov_cfg(r)->pmu)
+		pmu_list(prov_cfg(r)->pmu, pmc_alias_cb, &as);
+	return as.rc;
+}
+
+static int
+pmc_fire_src(struct prov_registry *r, int at_end, prov_fire_fn fire, void *arg)
+{
+	struct prov_probe *src = prov_find(r, "pmc", "", "", "sample-src");
+	if (!src || !prov_is_enabled(r, src->pp_info.dp_id))
+		return 0;
+	uint64_t srcid = 0;
+	for (uint32_t id = 1; id < prov_nprobes(r); id++) {
+		struct prov_probe *p = prov_by_id(r, id);
+		if (p->pp_ops != &prov_pmc_ops || p->pp_param[PP_KIND] != PMC_SAMPLE ||
+		    !prov_is_enabled(r, id))
+			continue;
+		struct d_firing f;
+		memset(&f, 0, sizeof(f));
+		f.df_probe = src->pp_info.dp_id;
+		f.df_args[0] = srcid++;
+		f.df_args[1] = (uint64_t)(uintptr_t)p->pp_info.dp_name;
+		f.df_args[2] = at_end ? 0 : p->pp_param[PP_PERIOD];
+		f.df_args[3] = at_end ? p->pp_param[PP_PERIOD] : 0;
+		f.df_nargs = 4;
+		int rc = fire(arg, &f);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static int
+pmc_start(struct prov_registry *r, prov_fire_fn fire, void *arg)
+{
+	return pmc_fire_src(r, 0, fire, arg);
+}
+
+static int
+pmc_end(struct prov_registry *r, prov_fire_fn fire, void *arg)
+{
+	return pmc_fire_src(r, 1, fire, arg);
+}
+
+static int
+pmc_decode(struct prov_registry *r, const struct smp_record *rec, uint64_t cookie,
+    prov_fire_fn fire, void *arg)
+{
+	if (rec->type != PERF_RECORD_SAMPLE)
+		return 0;
+	uint64_t kbuf[128], ubuf[128];
+	struct d_firing f;
+	struct prov_probe *p = prov_by_id(r, (uint32_t)cookie);
+	prov_firing_from_sample(r, rec, &f, kbuf, ubuf, 128);
+	f.df_probe = (uint32_t)cookie;
+	f.df_args[0] = rec->ip;
+	f.df_args[1] = (rec->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_USER;
+	f.df_args[2] = rec->period ? rec->period : (p ? p->pp_param[PP_PERIOD] : 0);
+	f.df_nargs = 3;
+	return fire(arg, &f);
+}
+
+const struct prov_ops prov_pmc_ops = {
+	.po_name = "pmc",
+	.po_list = pmc_list,
+	.po_match = pmc_match,
+	.po_enable = pmc_enable,
+	.po_claim = pmc_claim,
+	.po_start = pmc_start,
+	.po_end = pmc_end,
+	.po_decode = pmc_decode,
+};

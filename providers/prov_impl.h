@@ -1,0 +1,101 @@
+/*
+ * prov_impl.h — what the providers share privately: the ops table each
+ * provider fills, the probe registry they add probes to, and tracepoint
+ * format lookup.  Not for use outside providers/.
+ *
+ * Probe ids are dense and stable for a run: 1..3 are dtrace:::BEGIN, END
+ * and ERROR (fixed by dcore.h); others are handed out in creation order.
+ */
+#ifndef PMCTRACE_PROV_IMPL_H
+#define PMCTRACE_PROV_IMPL_H
+
+#include "providers/provider.h"
+
+struct prov_registry;
+struct prov_probe;
+
+struct prov_ops {
+	const char *po_name;
+	/* -l: probes that exist without a script (may create them). */
+	int (*po_list)(struct prov_registry *r, const struct d_probe_desc *pd,
+	    d_probe_cb cb, void *arg);
+	/* Compile time: create or find the probes pd names; returns the count
+	 * emitted through prov_emit(), or -1 with prov_errf() called. */
+	int (*po_match)(struct prov_registry *r, const struct d_probe_desc *pd,
+	    d_probe_cb cb, void *arg);
+	/* Live: add events for the enabled probes. */
+	int (*po_enable)(struct prov_registry *r, struct smp_session *s);
+	/* Replay: call prov_claim() for each probe the file's event evidx
+	 * should fire; an event may fire probes of several providers. */
+	int (*po_claim)(struct prov_registry *r, struct smp_session *s, int evidx);
+	int (*po_start)(struct prov_registry *r, prov_fire_fn fire, void *arg);
+	int (*po_end)(struct prov_registry *r, prov_fire_fn fire, void *arg);
+	/* A record of an event this provider added or claimed. */
+	int (*po_decode)(struct prov_registry *r, const struct smp_record *rec,
+	    uint64_t cookie, prov_fire_fn fire, void *arg);
+};
+
+struct prov_probe {
+	struct d_probe_info pp_info;
+	const struct prov_ops *pp_ops;
+	uint64_t pp_param[4];		/* provider-defined (period, unit, ...) */
+	char pp_names[4][96];		/* storage for the four name fields */
+	char pp_types[D_MAX_ARGS][48];
+};
+
+extern const struct prov_ops prov_dtrace_ops;
+extern const struct prov_ops prov_profile_ops;
+extern const struct prov_ops prov_pmc_ops;
+extern const struct prov_ops prov_sched_ops;
+extern const struct prov_ops prov_isr_ops;
+extern const struct prov_ops prov_dpc_ops;
+
+/* Registry services for providers. */
+const struct prov_config *prov_cfg(const struct prov_registry *r);
+void *prov_state(struct prov_registry *r, const struct prov_ops *ops);
+void prov_set_state(struct prov_registry *r, const struct prov_ops *ops, void *st);
+struct prov_probe *prov_find(struct prov_registry *r, const char *prov,
+    const char *mod, const char *func, const char *name);
+struct prov_probe *prov_add(struct prov_registry *r, const struct prov_ops *ops,
+    const char *mod, const char *func, const char *name);
+void prov_set_args(struct prov_probe *p, int nargs, const char *const *types);
+struct prov_probe *prov_by_id(struct prov_registry *r, uint32_t id);
+uint32_t prov_nprobes(const struct prov_registry *r);
+int prov_is_enabled(struct prov_registry *r, uint32_t id);
+int prov_claim(struct prov_registry *r, int evidx, const struct prov_ops *ops,
+    uint64_t cookie);
+int prov_errf(struct prov_registry *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Glob match of one description field (NULL or "" matches anything). */
+int prov_field_match(const char *pattern, const char *s);
+int prov_desc_match(const struct d_probe_desc *pd, const struct d_probe_info *pi);
+int prov_has_glob(const char *s);
+
+/* Fill the context fields every sample-based firing shares. */
+void prov_firing_from_sample(struct prov_registry *r, const struct smp_record *rec,
+    struct d_firing *f, uint64_t *kbuf, uint64_t *ubuf, uint32_t max);
+
+/* Tracepoints: id and field layout from tracefs (or the replayed file). */
+struct prov_tp_field {
+	char name[48];
+	uint16_t offset, size;
+	uint8_t is_signed, is_string;	/* char name[N] arrays are strings */
+};
+struct prov_tp {
+	char system[32], event[64];
+	uint64_t id;
+	int nfields;
+	struct prov_tp_field fields[40];
+};
+int prov_tp_load(struct prov_registry *r, const char *system, const char *event,
+    struct prov_tp *tp);
+const struct prov_tp_field *prov_tp_field(const struct prov_tp *tp, const char *name);
+uint64_t prov_tp_uint(const struct prov_tp_field *f, const void *raw, uint32_t rawsize);
+/* Tracepoint event attr with the sample_type every tracepoint probe uses. */
+void prov_tp_attr(const struct prov_tp *tp, struct perf_event_attr *attr, int callchain);
+
+/* Thread group of a thread (cached; /proc fallback). */
+int32_t prov_tgid(struct prov_registry *r, int32_t tid);
+
+#endif

@@ -1,0 +1,68 @@
+/*
+ * provider.h — the probe providers (dtrace, profile, pmc, sched, isr, dpc)
+ * behind one registry.
+ *
+ * Life of a run: prov_open() builds the registry; its catalog (prov_catalog)
+ * is handed to the D engine, whose compiler calls it for each probe
+ * description; providers create matching probes on demand.  Then
+ * prov_enable() asks every provider to add the perf events its enabled
+ * probes need to a sampler session (or, replaying a file, to claim the
+ * file's events), and prov_dispatch() turns each record of the merged
+ * stream into zero or more firings handed to the fire callback.
+ * Single-threaded.  int functions return 0 or -errno with a message in
+ * prov_errmsg().
+ */
+#ifndef PMCTRACE_PROVIDER_H
+#define PMCTRACE_PROVIDER_H
+
+#include <stdio.h>
+#include "dcore/dprobe.h"
+#include "sampler/sampler.h"
+
+struct pmu_ctx;
+struct sym_session;
+struct prov_registry;
+
+/* Returns nonzero to stop the run (exit() was called). */
+typedef int (*prov_fire_fn)(void *arg, const struct d_firing *f);
+/* Which probes the compiled program actually uses. */
+typedef int (*prov_enabled_fn)(void *arg, uint32_t probe_id);
+
+struct prov_config {
+	struct pmu_ctx *pmu;
+	struct sym_session *sym;
+	int replay;			/* events come from a perf.data file */
+	int pmc_multiplex;		/* -x pmcmultiplex */
+	int want_callchains;		/* the program prints stacks */
+};
+
+struct prov_registry *prov_open(const struct prov_config *cfg, int *errp);
+void prov_close(struct prov_registry *r);
+
+/* The catalog for d_set_catalog(). */
+struct d_catalog prov_catalog(struct prov_registry *r);
+
+/* -l: every probe that exists without a script, filtered by pd (NULL = all). */
+int prov_list(struct prov_registry *r, const struct d_probe_desc *pd, d_probe_cb cb, void *arg);
+/* Look a probe up by id (for -l after compile, ERROR messages). */
+const struct d_probe_info *prov_probe(struct prov_registry *r, uint32_t id);
+
+/* Replay: before compiling, let providers claim the file's events and
+ * create the probes those events fire (so 'profile-*' matches them). */
+int prov_attach_file(struct prov_registry *r, struct smp_session *s);
+
+/* Live: add every event the enabled probes need to s (no-op in replay). */
+int prov_enable(struct prov_registry *r, struct smp_session *s,
+    prov_enabled_fn enabled, void *enabled_arg);
+
+/* Fire the start/end probes (pmc:::sample-src, counter-src). */
+int prov_start(struct prov_registry *r, prov_fire_fn fire, void *arg);
+int prov_end(struct prov_registry *r, prov_fire_fn fire, void *arg);
+
+/* Decode one record into firings. Returns the fire callback's nonzero. */
+int prov_dispatch(struct prov_registry *r, const struct smp_record *rec,
+    prov_fire_fn fire, void *arg);
+
+const char *prov_errmsg(const struct prov_registry *r);
+
+#endif
