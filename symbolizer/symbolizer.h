@@ -3,10 +3,15 @@
  *
  * A sym_session learns processes from perf side-band records (COMM, MMAP,
  * MMAP2, FORK, EXIT, fed in stream order through sym_note_record) and falls
- * back to /proc/PID/maps for processes it has not seen.  Lookups are lazy
- * and cached per binary (by build id when present), so print time pays once
- * per distinct address.  Single-threaded.  Lookup functions return the
- * length written, or -1 when the address is unknown (callers print it raw).
+ * back to /proc/PID/maps for processes it has not seen.  Exited processes
+ * keep their maps until sym_close, so they still symbolize.  Lookups are
+ * lazy: binaries are read on first use and cached per binary (by build id
+ * when present, else by dev+inode+path) across processes, and every answer
+ * is kept in an address cache, so print time pays once per distinct address.
+ * Single-threaded.  Lookup functions return the length written (the text is
+ * always NUL-terminated, truncated to len-1), or -1 when nothing is known
+ * (callers print the bare address).  Nothing here crashes on stripped,
+ * missing or corrupt files: they just yield fewer symbols.
  */
 #ifndef PMCTRACE_SYMBOLIZER_H
 #define PMCTRACE_SYMBOLIZER_H
@@ -17,19 +22,51 @@
 
 struct sym_session;
 
+/*
+ * Output forms (same values as dcore's D_SYM_*).  An address inside a known
+ * module but outside every symbol gives "module`0xaddr" for FULL and FUNC.
+ * DTrace omits "+0x0" when the address is the symbol's start.
+ */
 #define SYM_FULL	0	/* module`function+0xoff */
 #define SYM_FUNC	1	/* module`function */
 #define SYM_MOD		2	/* module */
+#define SYM_FORM_MASK	3
+/*
+ * Flag (user addresses only): with DWARF at hand, write the inlined frames
+ * too, innermost first, one frame per line ("a.out`sq\na.out`main+0x1d"):
+ * inlined frames carry no offset, the last line is the real function.
+ * For a return address pass addr - 1 so the call itself is looked up.
+ */
+#define SYM_INLINE	4
 
 struct sym_session *sym_open(int *errp);
 void sym_close(struct sym_session *s);
 
+/*
+ * Settings, before the first lookup (0, or -EINVAL for an unknown name):
+ *   "kallsyms"  path of the kernel symbol list   (/proc/kallsyms)
+ *   "modules"   path of the module list          (/proc/modules)
+ *   "debugdir"  root of separate debug files     (/usr/lib/debug)
+ *   "proc"      mount point of procfs            (/proc)
+ */
+int sym_setopt(struct sym_session *s, const char *name, const char *value);
+
+/* One raw side-band record (hdr->type COMM, MMAP, MMAP2, FORK or EXIT;
+ * others are ignored), in stream order. */
 void sym_note_record(struct sym_session *s, const struct perf_event_header *hdr);
 
 int sym_kernel(struct sym_session *s, uint64_t addr, int flags, char *buf, size_t len);
 int sym_user(struct sym_session *s, int32_t pid, uint64_t addr, int flags, char *buf, size_t len);
 
+/* Source "file:line" of a user address from DWARF (the file as the
+ * compiler recorded it), or -1. */
+int sym_srcline(struct sym_session *s, int32_t pid, uint64_t addr, char *buf, size_t len);
+
 /* comm of a pid as last seen (records or /proc), or NULL. */
 const char *sym_comm(struct sym_session *s, int32_t pid);
+
+/* Why kernel lookups fail (kptr_restrict, unreadable kallsyms), in words a
+ * user can act on, or NULL while nothing went wrong. */
+const char *sym_errmsg(const struct sym_session *s);
 
 #endif

@@ -1,0 +1,581 @@
+/*
+ * symbolizer.c — the session: options, the address cache, and the frame
+ * text DTrace prints.
+ *
+ * Frame text (dt_print_stack/dt_print_ustack): "mod`func+0xoff", or
+ * "mod`func" when the address is the symbol's first byte, or "mod`0xaddr"
+ * when the module is known but no symbol covers the address.  Kernel
+ * modules are named as kallsyms tags them ("vmlinux" for the core), user
+ * modules by the basename of the mapped file.
+ *
+ * Address cache: every answer (including "unknown") is stored under
+ * (space, address, flags), space 0 being the kernel and a process's
+ * pr_space otherwise, so a repeated address costs one hash probe and a
+ * copy.  The texts live in one growing arena; past AC_MAXENTS entries the
+ * cache starts over rather than grow without bound.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <unistd.h>
+
+#include "symbolizer/sym_impl.h"
+
+#define AC_MAXENTS	(1u << 22)
+#define AC_SRCLINE	0x80	/* cache flag: a srcline answer */
+#define SYM_TEXTMAX	2048	/* longest frame text (inline chains included) */
+#define VDSO_MAX	(1u << 20)
+
+struct ac_ent {
+	uint64_t ae_space;
+	uint64_t ae_addr;
+	uint32_t ae_off;	/* into ac_text */
+	int32_t ae_len;		/* -1: unknown */
+	uint32_t ae_flags;	/* lookup flags + 1; 0 = empty slot */
+};
+
+struct sym_acache {
+	struct ac_ent *ac_tab;
+	size_t ac_cap, ac_n;
+	char *ac_text;
+	size_t ac_textlen, ac_textcap;
+};
+
+struct sym_session {
+	char *ss_kallsyms, *ss_modules, *ss_debugdir, *ss_proc;
+	struct sym_kernel ss_kern;
+	char ss_msg[512];
+	struct sym_objcache *ss_objs;
+	struct sym_procs *ss_procs;
+	struct sym_acache ss_ac;
+};
+
+/* ---- address cache ---------------------------------------------------- */
+
+static uint64_t
+ac_hash(uint64_t space, uint64_t addr, uint32_t flags)
+{
+	uint64_t h = addr * 0x9e3779b97f4a7c15ull ^ (space + flags) * 0xc2b2ae3d27d4eb4full;
+
+	return h ^ (h >> 29);
+}
+
+static struct ac_ent *
+ac_slot(const struct sym_acache *ac, uint64_t space, uint64_t addr, uint32_t flags)
+{
+	size_t mask = ac->ac_cap - 1, i = ac_hash(space, addr, flags) & mask;
+	struct ac_ent *e;
+
+	for (;; i = (i + 1) & mask) {
+		e = &ac->ac_tab[i];
+		if (e->ae_flags == 0 || (e->ae_addr == addr &&
+		    e->ae_space == space && e->ae_flags == flags + 1))
+			return e;
+	}
+}
+
+static void
+ac_reset(struct sym_acache *ac)
+{
+	free(ac->ac_tab);
+	free(ac->ac_text);
+	memset(ac, 0, sizeof(*ac));
+}
+
+static int
+ac_grow(struct sym_acache *ac)
+{
+	struct sym_acache n = *ac;
+
+	n.ac_cap = ac->ac_cap ? 2 * ac->ac_cap : 4096;
+	if ((n.ac_tab = calloc(n.ac_cap, sizeof(*n.ac_tab))) == NULL)
+		return -ENOMEM;
+	for (size_t i = 0; i < ac->ac_cap; i++) {
+		const struct ac_ent *o = &ac->ac_tab[i];
+		if (o->ae_flags)
+			*ac_slot(&n, o->ae_space, o->ae_addr, o->ae_flags - 1) = *o;
+	}
+	free(ac->ac_tab);
+	*ac = n;
+	return 0;
+}
+
+static const struct ac_ent *
+ac_find(const struct sym_acache *ac, uint64_t space, uint64_t addr, uint32_t flags)
+{
+	const struct ac_ent *e;
+
+	if (ac->ac_cap == 0)
+		return NULL;
+	e = ac_slot(ac, space, addr, flags);
+	return e->ae_flags ? e : NULL;
+}
+
+/* Remember text (len bytes, or len -1 for unknown); failures only cost
+ * a later recomputation. */
+static void
+ac_store(struct sym_acache *ac, uint64_t space, uint64_t addr, uint32_t flags,
+    const char *text, int len)
+{
+	struct ac_ent *e;
+	size_t need = ac->ac_textlen + (len > 0 ? (size_t)len : 0);
+
+	if (ac->ac_n >= AC_MAXENTS)
+		ac_reset(ac);
+	if ((2 * (ac->ac_n + 1) > ac->ac_cap && ac_grow(ac) < 0) || need > UINT32_MAX)
+		return;
+	if (need > ac->ac_textcap) {
+		size_t cap = ac->ac_textcap ? ac->ac_textcap : 65536;
+		char *nt;
+		while (cap < need)
+			cap *= 2;
+		if ((nt = realloc(ac->ac_text, cap)) == NULL)
+			return;
+		ac->ac_text = nt;
+		ac->ac_textcap = cap;
+	}
+	e = ac_slot(ac, space, addr, flags);
+	e->ae_space = space;
+	e->ae_addr = addr;
+	e->ae_flags = flags + 1;
+	e->ae_off = (uint32_t)ac->ac_textlen;
+	e->ae_len = len;
+	if (len > 0)
+		memcpy(ac->ac_text + ac->ac_textlen, text, (size_t)len);
+	ac->ac_textlen = need;
+	ac->ac_n++;
+}
+
+/* Copy a cached answer out, truncating to the caller's buffer. */
+static int
+ac_copy(const struct sym_acache *ac, const struct ac_ent *e, char *buf, size_t len)
+{
+	size_t n;
+
+	if (e->ae_len < 0 || len == 0)
+		return -1;
+	n = (size_t)e->ae_len < len ? (size_t)e->ae_len : len - 1;
+	memcpy(buf, ac->ac_text + e->ae_off, n);
+	buf[n] = '\0';
+	return (int)n;
+}
+
+/* ---- session ---------------------------------------------------------- */
+
+struct sym_session *
+sym_open(int *errp)
+{
+	struct sym_session *s = calloc(1, sizeof(*s));
+
+	if (s == NULL ||
+	    (s->ss_kallsyms = strdup("/proc/kallsyms")) == NULL ||
+	    (s->ss_modules = strdup("/proc/modules")) == NULL ||
+	    (s->ss_debugdir = strdup("/usr/lib/debug")) == NULL ||
+	    (s->ss_proc = strdup("/proc")) == NULL ||
+	    (s->ss_objs = sym_objcache_new()) == NULL ||
+	    (s->ss_procs = sym_procs_new()) == NULL) {
+		sym_close(s);
+		if (errp)
+			*errp = -ENOMEM;
+		return NULL;
+	}
+	if (errp)
+		*errp = 0;
+	return s;
+}
+
+void
+sym_close(struct sym_session *s)
+{
+	if (s == NULL)
+		return;
+	sym_kernel_free(&s->ss_kern);
+	sym_objcache_free(s->ss_objs);
+	sym_procs_free(s->ss_procs);
+	ac_reset(&s->ss_ac);
+	free(s->ss_kallsyms);
+	free(s->ss_modules);
+	free(s->ss_debugdir);
+	free(s->ss_proc);
+	free(s);
+}
+
+int
+sym_setopt(struct sym_session *s, const char *name, const char *value)
+{
+	static const struct { const char *name; size_t off; } opts[] = {
+		{ "kallsyms", offsetof(struct sym_session, ss_kallsyms) },
+		{ "modules", offsetof(struct sym_session, ss_modules) },
+		{ "debugdir", offsetof(struct sym_session, ss_debugdir) },
+		{ "proc", offsetof(struct sym_session, ss_proc) },
+	};
+
+	if (value == NULL)
+		return -EINVAL;
+	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
+		char **slot = (char **)((char *)s + opts[i].off), *v;
+		if (strcmp(name, opts[i].name) != 0)
+			continue;
+		if ((v = strdup(value)) == NULL)
+			return -ENOMEM;
+		free(*slot);
+		*slot = v;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+const char *
+sym_errmsg(const struct sym_session *s)
+{
+	return s->ss_msg[0] ? s->ss_msg : NULL;
+}
+
+void
+sym_note_record(struct sym_session *s, const struct perf_event_header *hdr)
+{
+	if (hdr != NULL && hdr->size >= sizeof(*hdr))
+		(void)sym_proc_note(s->ss_procs, hdr);
+}
+
+const char *
+sym_comm(struct sym_session *s, int32_t pid)
+{
+	struct sym_proc *p = sym_proc_get(s->ss_procs, pid);
+
+	return p ? sym_proc_comm(p, s->ss_proc) : NULL;
+}
+
+/* ---- frame text ------------------------------------------------------- */
+
+/* DTrace's three shapes; name NULL means the module is all we know. */
+static int
+sym_frame(char *buf, size_t len, int form, const char *mod, const char *name,
+    uint64_t off, uint64_t addr)
+{
+	int n;
+
+	if (form == SYM_MOD)
+		n = snprintf(buf, len, "%s", mod);
+	else if (name == NULL)
+		n = snprintf(buf, len, "%s`0x%" PRIx64, mod, addr);
+	else if (form == SYM_FULL && off != 0)
+		n = snprintf(buf, len, "%s`%s+0x%" PRIx64, mod, name, off);
+	else
+		n = snprintf(buf, len, "%s`%s", mod, name);
+	if (n < 0)
+		return -1;
+	return (size_t)n < len ? n : (int)len - 1;
+}
+
+/* Answer from the cache, or compute into a scratch buffer and cache it. */
+typedef int (*sym_compute_fn)(struct sym_session *s, struct sym_proc *p,
+    uint64_t addr, int flags, char *buf, size_t len);
+
+static int
+sym_cached(struct sym_session *s, struct sym_proc *p, uint64_t addr,
+    uint32_t flags, sym_compute_fn fn, char *buf, size_t len)
+{
+	uint64_t space = p ? p->pr_space : 0;
+	const struct ac_ent *e = ac_find(&s->ss_ac, space, addr, flags);
+	char text[SYM_TEXTMAX];
+	int n;
+
+	if (e != NULL)
+		return ac_copy(&s->ss_ac, e, buf, len);
+	n = fn(s, p, addr, (int)flags, text, sizeof(text));
+	/* p's maps may have been read during fn: cache under the new space */
+	ac_store(&s->ss_ac, p ? p->pr_space : 0, addr, flags, text, n);
+	if ((e = ac_find(&s->ss_ac, p ? p->pr_space : 0, addr, flags)) != NULL)
+		return ac_copy(&s->ss_ac, e, buf, len);
+	if (n < 0 || len == 0)
+		return -1;
+	return snprintf(buf, len, "%s", text) < (int)len ? n : (int)len - 1;
+}
+
+/* ---- kernel ----------------------------------------------------------- */
+
+static const struct sym_region *
+sym_kregion(const struct sym_kernel *k, uint64_t addr)
+{
+	for (size_t i = 0; i < k->sk_nregions; i++)
+		if (addr >= k->sk_regions[i].sr_start && addr < k->sk_regions[i].sr_end)
+			return &k->sk_regions[i];
+	return NULL;
+}
+
+static int
+sym_kernel_compute(struct sym_session *s, struct sym_proc *p, uint64_t addr,
+    int flags, char *buf, size_t len)
+{
+	struct sym_kernel *k = &s->ss_kern;
+	const struct sym_ent *e;
+	const struct sym_region *r;
+
+	(void)p;
+	if (k->sk_loaded == 0 && sym_kernel_load(k, s->ss_kallsyms,
+	    s->ss_modules, s->ss_msg, sizeof(s->ss_msg)) < 0)
+		k->sk_loaded = -1;
+	if (k->sk_loaded < 0)
+		return -1;
+	if ((e = sym_tab_lookup(&k->sk_tab, addr)) != NULL)
+		return sym_frame(buf, len, flags & SYM_FORM_MASK, k->sk_mods[e->se_mod],
+		    sym_tab_name(&k->sk_tab, e), addr - e->se_addr, addr);
+	if ((r = sym_kregion(k, addr)) != NULL)
+		return sym_frame(buf, len, flags & SYM_FORM_MASK, k->sk_mods[r->sr_mod],
+		    NULL, 0, addr);
+	return -1;
+}
+
+int
+sym_kernel(struct sym_session *s, uint64_t addr, int flags, char *buf, size_t len)
+{
+	return sym_cached(s, NULL, addr, (uint32_t)(flags & SYM_FORM_MASK),
+	    sym_kernel_compute, buf, len);
+}
+
+/* ---- user: finding the object behind a mapping ------------------------ */
+
+static int
+sym_is_file(const struct sym_map *m)
+{
+	return m->sm_path[0] == '/' && strncmp(m->sm_path, "//anon", 6) != 0;
+}
+
+/* The vdso's length from its own headers (it has no file to stat). */
+static size_t
+sym_vdso_size(const void *image)
+{
+	const Elf64_Ehdr *eh = image;
+	uint64_t end = eh->e_shoff + (uint64_t)eh->e_shnum * eh->e_shentsize;
+
+	if (memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 ||
+	    eh->e_ident[EI_CLASS] != ELFCLASS64 || end > VDSO_MAX)
+		return 0;
+	return (size_t)end;
+}
+
+/* FNV-1a of the image: identical vdsos (one per kernel) share an object. */
+static uint64_t
+sym_fnv(const unsigned char *p, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	while (n--)
+		h = (h ^ *p++) * 0x100000001b3ull;
+	return h;
+}
+
+/* A live process's vdso is read from its memory; an exited one is
+ * assumed to have had ours (same kernel, same image). */
+static struct sym_obj *
+sym_vdso_obj(struct sym_session *s, struct sym_proc *p, const struct sym_map *m)
+{
+	struct sym_src src = { { NULL }, NULL, 0 };
+	size_t n = m->sm_end - m->sm_start;
+	void *img = NULL;
+	char path[128], key[64];
+	struct sym_obj *o;
+	int fd = -1;
+
+	snprintf(path, sizeof(path), "%s/%d/mem", s->ss_proc, (int)p->pr_pid);
+	if (!p->pr_exited && n <= VDSO_MAX && (img = malloc(n)) != NULL &&
+	    (fd = open(path, O_RDONLY | O_CLOEXEC)) >= 0 &&
+	    pread(fd, img, n, (off_t)m->sm_start) == (ssize_t)n) {
+		src.ss_image = img;
+		src.ss_imagelen = n;
+	} else if ((src.ss_image = (const void *)getauxval(AT_SYSINFO_EHDR)) != NULL) {
+		src.ss_imagelen = sym_vdso_size(src.ss_image);
+	}
+	if (fd >= 0)
+		close(fd);
+	if (src.ss_image == NULL || src.ss_imagelen == 0) {
+		free(img);
+		return NULL;
+	}
+	snprintf(key, sizeof(key), "vdso:%016" PRIx64,
+	    sym_fnv(src.ss_image, src.ss_imagelen));
+	o = sym_obj_get(s->ss_objs, key, &src, s->ss_debugdir);
+	free(img);
+	return o;
+}
+
+static void
+sym_file_key(char *key, size_t len, const struct sym_map *m)
+{
+	int n;
+
+	if (m->sm_buildidlen) {
+		n = snprintf(key, len, "b:");
+		for (int i = 0; i < m->sm_buildidlen && n + 3 < (int)len; i++)
+			n += snprintf(key + n, len - (size_t)n, "%02x", m->sm_buildid[i]);
+		return;
+	}
+	snprintf(key, len, "f:%x:%x:%" PRIu64 ":%s", m->sm_maj, m->sm_min,
+	    m->sm_ino, m->sm_path);
+}
+
+/*
+ * Candidates for a mapped file: the mapping itself through map_files
+ * (right even when the file was deleted or replaced), the path inside the
+ * process's mount namespace (containers), the path as we see it.
+ */
+static struct sym_obj *
+sym_file_obj(struct sym_session *s, struct sym_proc *p, const struct sym_map *m)
+{
+	char key[4200], mf[128], root[4200], plain[4096];
+	struct sym_src src = { { NULL }, NULL, 0 };
+	int i = 0;
+
+	sym_file_key(key, sizeof(key), m);
+	snprintf(plain, sizeof(plain), "%s", m->sm_path);
+	if (strlen(plain) > 10 && !strcmp(plain + strlen(plain) - 10, " (deleted)"))
+		plain[strlen(plain) - 10] = '\0';
+	if (!p->pr_exited) {
+		snprintf(mf, sizeof(mf), "%s/%d/map_files/%" PRIx64 "-%" PRIx64,
+		    s->ss_proc, (int)p->pr_pid, m->sm_start, m->sm_end);
+		snprintf(root, sizeof(root), "%s/%d/root%s", s->ss_proc,
+		    (int)p->pr_pid, plain);
+		src.ss_paths[i++] = mf;
+		src.ss_paths[i++] = root;
+	}
+	src.ss_paths[i] = plain;
+	return sym_obj_get(s->ss_objs, key, &src, s->ss_debugdir);
+}
+
+static struct sym_obj *
+sym_map_obj(struct sym_session *s, struct sym_proc *p, struct sym_map *m)
+{
+	if (!m->sm_objtried) {
+		m->sm_objtried = 1;
+		if (sym_is_file(m))
+			m->sm_obj = sym_file_obj(s, p, m);
+		else if (strcmp(m->sm_path, "[vdso]") == 0)
+			m->sm_obj = sym_vdso_obj(s, p, m);
+	}
+	return m->sm_obj && m->sm_obj->so_state > 0 ? m->sm_obj : NULL;
+}
+
+/* ---- user: lookups ---------------------------------------------------- */
+
+/*
+ * The mapping holding addr.  /proc/PID/maps is read when records never
+ * described the process, and once more after a miss unless we saw the
+ * process being born (then the records are the whole story): a live run
+ * sees only the mmaps made after it started.
+ */
+static struct sym_map *
+sym_find_map(struct sym_session *s, struct sym_proc *p, uint64_t addr)
+{
+	struct sym_map *m = sym_proc_map(p, addr);
+
+	if (m != NULL || p->pr_exited || p->pr_born || p->pr_fromproc >= 2)
+		return m;
+	if (p->pr_fromproc == 0 && p->pr_nmaps == 0)
+		p->pr_fromproc = 1;
+	else
+		p->pr_fromproc = 2;
+	if (sym_proc_read_maps(s->ss_procs, p, s->ss_proc) < 0)
+		return NULL;
+	return sym_proc_map(p, addr);
+}
+
+static int
+sym_jit_compute(struct sym_session *s, struct sym_proc *p, uint64_t addr,
+    int form, char *buf, size_t len)
+{
+	const struct sym_ent *e;
+	char mod[32];
+
+	if (sym_proc_jit(p, s->ss_proc) < 0 ||
+	    (e = sym_tab_lookup(&p->pr_jit, addr)) == NULL)
+		return -1;
+	snprintf(mod, sizeof(mod), "perf-%d.map", (int)p->pr_pid);
+	return sym_frame(buf, len, form, mod, sym_tab_name(&p->pr_jit, e),
+	    addr - e->se_addr, addr);
+}
+
+/* The real frame, preceded by inlined frames when asked and known. */
+static int
+sym_obj_frame(struct sym_obj *o, const struct sym_map *m, uint64_t addr,
+    uint64_t va, int flags, char *buf, size_t len)
+{
+	const struct sym_ent *e = sym_tab_lookup(&o->so_tab, va);
+	int form = flags & SYM_FORM_MASK, n = 0, r;
+
+	if (e == NULL)
+		return sym_frame(buf, len, form, m->sm_name, NULL, 0, addr);
+	if ((flags & SYM_INLINE) && form != SYM_MOD &&
+	    (n = sym_obj_inlines(o, va, m->sm_name, buf, len)) < 0)
+		n = 0;
+	r = sym_frame(buf + n, len - (size_t)n, form, m->sm_name,
+	    sym_tab_name(&o->so_tab, e), va - e->se_addr, addr);
+	return r < 0 ? -1 : n + r;
+}
+
+static int
+sym_user_compute(struct sym_session *s, struct sym_proc *p, uint64_t addr,
+    int flags, char *buf, size_t len)
+{
+	struct sym_map *m = sym_find_map(s, p, addr);
+	struct sym_obj *o;
+	uint64_t va;
+	int n;
+
+	if ((m == NULL || !sym_is_file(m)) &&
+	    (n = sym_jit_compute(s, p, addr, flags & SYM_FORM_MASK, buf, len)) >= 0)
+		return n;
+	if (m == NULL || (!sym_is_file(m) && strcmp(m->sm_path, "[vdso]") != 0))
+		return -1;
+	o = sym_map_obj(s, p, m);
+	if (o == NULL || sym_obj_vaddr(o, addr - m->sm_start + m->sm_pgoff, &va) < 0)
+		return sym_frame(buf, len, flags & SYM_FORM_MASK, m->sm_name, NULL, 0, addr);
+	return sym_obj_frame(o, m, addr, va, flags, buf, len);
+}
+
+static struct sym_proc *
+sym_user_proc(struct sym_session *s, int32_t pid)
+{
+	return pid > 0 ? sym_proc_get(s->ss_procs, pid) : NULL;
+}
+
+int
+sym_user(struct sym_session *s, int32_t pid, uint64_t addr, int flags, char *buf, size_t len)
+{
+	struct sym_proc *p = sym_user_proc(s, pid);
+
+	if (p == NULL)
+		return -1;
+	return sym_cached(s, p, addr, (uint32_t)(flags & (SYM_FORM_MASK | SYM_INLINE)),
+	    sym_user_compute, buf, len);
+}
+
+static int
+sym_srcline_compute(struct sym_session *s, struct sym_proc *p, uint64_t addr,
+    int flags, char *buf, size_t len)
+{
+	struct sym_map *m = sym_find_map(s, p, addr);
+	struct sym_obj *o;
+	uint64_t va;
+
+	(void)flags;
+	if (m == NULL || (o = sym_map_obj(s, p, m)) == NULL ||
+	    sym_obj_vaddr(o, addr - m->sm_start + m->sm_pgoff, &va) < 0)
+		return -1;
+	return sym_obj_srcline(o, va, buf, len);
+}
+
+int
+sym_srcline(struct sym_session *s, int32_t pid, uint64_t addr, char *buf, size_t len)
+{
+	struct sym_proc *p = sym_user_proc(s, pid);
+
+	if (p == NULL)
+		return -1;
+	return sym_cached(s, p, addr, AC_SRCLINE, sym_srcline_compute, buf, len);
+}
