@@ -70,3 +70,9 @@ prov_firing_from_sample(struct prov_registry *r, const struct smp_record *rec,
 	if (rec->misc & PERF_RECORD_MISC_USER)
 		f->df_uregs_ip = rec->ip;
 }
+
+struct prov_interval *
+prov_interval_slot(struct prov_interval *tab, uint32_t cpu)
+{
+	return cpu < PROV_MAX_CPUS ? &tab[cpu] : NULL;
+}

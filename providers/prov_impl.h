@@ -81,9 +81,11 @@ struct prov_tp_field {
 	char name[48];
 	uint16_t offset, size;
 	uint8_t is_signed, is_string;	/* char name[N] arrays are strings */
+	uint8_t is_dataloc;		/* __data_loc: u32 = len << 16 | offset */
 };
 struct prov_tp {
 	char system[32], event[64];
+	char name[100];			/* "system:event"; lives as long as tp */
 	uint64_t id;
 	int nfields;
 	struct prov_tp_field fields[40];
@@ -92,8 +94,27 @@ int prov_tp_load(struct prov_registry *r, const char *system, const char *event,
     struct prov_tp *tp);
 const struct prov_tp_field *prov_tp_field(const struct prov_tp *tp, const char *name);
 uint64_t prov_tp_uint(const struct prov_tp_field *f, const void *raw, uint32_t rawsize);
+/* A string field (fixed array or __data_loc) copied NUL-terminated. */
+const char *prov_tp_str(const struct prov_tp_field *f, const void *raw,
+    uint32_t rawsize, char *buf, size_t len);
 /* Tracepoint event attr with the sample_type every tracepoint probe uses. */
 void prov_tp_attr(const struct prov_tp *tp, struct perf_event_attr *attr, int callchain);
+
+/* Per-CPU entry/exit pairing for isr and dpc: the entry's time and label
+ * are kept until the matching exit on the same CPU. */
+struct prov_interval {
+	uint64_t pi_start;
+	uint64_t pi_id;
+	char pi_label[32];
+	int pi_active;
+};
+#define PROV_MAX_CPUS 4096
+struct prov_interval *prov_interval_slot(struct prov_interval *tab, uint32_t cpu);
+
+/* Add a tracepoint event on every CPU owned by ops with the given cookie;
+ * returns its evidx or -1 with the error set. */
+int prov_tp_add(struct prov_registry *r, struct smp_session *s, const struct prov_ops *ops,
+    const struct prov_tp *tp, uint64_t cookie, int leader, int with_read);
 
 /* Thread group of a thread (cached; /proc fallback). */
 int32_t prov_tgid(struct prov_registry *r, int32_t tid);

@@ -56,7 +56,8 @@ prov_tp_parse_field(struct prov_tp *tp, const char *line)
 	f->offset = (uint16_t)atoi(off + 7);
 	f->size = (uint16_t)atoi(size + 5);
 	f->is_signed = sgn ? (uint8_t)atoi(sgn + 7) : 0;
-	f->is_string = br && strstr(decl, "char ") != NULL;
+	f->is_dataloc = strstr(decl, "__data_loc") != NULL;
+	f->is_string = (br && strstr(decl, "char ") != NULL) || f->is_dataloc;
 }
 
 int
@@ -66,6 +67,7 @@ prov_tp_load(struct prov_registry *r, const char *system, const char *event,
 	memset(tp, 0, sizeof(*tp));
 	snprintf(tp->system, sizeof(tp->system), "%s", system);
 	snprintf(tp->event, sizeof(tp->event), "%s", event);
+	snprintf(tp->name, sizeof(tp->name), "%s:%s", system, event);
 	FILE *f = prov_tp_fopen(system, event, "id");
 	if (!f)
 		return prov_errf(r, "tracepoint %s:%s is not available: tracefs is not "
@@ -125,4 +127,53 @@ prov_tp_attr(const struct prov_tp *tp, struct perf_event_attr *attr, int callcha
 	attr->use_clockid = 1;
 	attr->clockid = 1;	/* CLOCK_MONOTONIC */
 	attr->disabled = 1;
+}
+
+const char *
+prov_tp_str(const struct prov_tp_field *f, const void *raw, uint32_t rawsize,
+    char *buf, size_t len)
+{
+	uint32_t off, n;
+	buf[0] = '\0';
+	if (!f || len == 0 || (uint32_t)f->offset + f->size > rawsize)
+		return buf;
+	if (f->is_dataloc) {
+		uint32_t loc;
+		memcpy(&loc, (const char *)raw + f->offset, 4);
+		off = loc & 0xffff;
+		n = loc >> 16;
+	} else {
+		off = f->offset;
+		n = f->size;
+	}
+	if (off > rawsize || n > rawsize - off)
+		return buf;
+	if (n >= len)
+		n = (uint32_t)len - 1;
+	memcpy(buf, (const char *)raw + off, n);
+	buf[n] = '\0';
+	return buf;
+}
+
+int
+prov_tp_add(struct prov_registry *r, struct smp_session *s, const struct prov_ops *ops,
+    const struct prov_tp *tp, uint64_t cookie, int leader, int with_read)
+{
+	struct smp_event_spec sp;
+	memset(&sp, 0, sizeof(sp));
+	prov_tp_attr(tp, &sp.attr, prov_cfg(r)->want_callchains);
+	if (with_read) {
+		sp.attr.sample_type |= PERF_SAMPLE_READ;
+		sp.attr.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID |
+		    PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	}
+	sp.scope = SMP_EACH_CPU;
+	sp.group_leader = leader;
+	sp.name = tp->name;
+	sp.owner = (void *)ops;
+	sp.cookie = cookie;
+	int evidx;
+	if (smp_add_event(s, &sp, &evidx) < 0)
+		return prov_errf(r, "%s", smp_errmsg(s));
+	return evidx;
 }

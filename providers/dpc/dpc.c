@@ -1,0 +1,189 @@
+/*
+ * dpc.c — the dpc provider: Linux's deferred work in the seed's terms.
+ *
+ *   dpc:::dpc     a softirq vector ran    (irq:softirq_entry/exit)
+ *   dpc:::thread  a tasklet ran           (irq:tasklet_entry/exit)
+ *   dpc:::timer   a timer callback ran    (timer:timer_expire_entry/exit)
+ * Each fires at the exit, with arg0 = entry timestamp (ns), arg1 = what ran
+ * (softirq: the vector's name, "NET_RX"...; tasklet and timer: the callback
+ * address, for func()/sym()), arg2 = 0, arg3 = the softirq vector or the
+ * tasklet/timer object address, arg4 = duration in ns.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "providers/prov_impl.h"
+
+enum dpc_kind { DK_DPC, DK_THREAD, DK_TIMER, DK_N };
+
+struct dpc_source {
+	const char *probe, *system, *entry, *exit, *id_field, *fn_field;
+};
+
+static const struct dpc_source dpc_sources[DK_N] = {
+	{ "dpc", "irq", "softirq_entry", "softirq_exit", "vec", NULL },
+	{ "thread", "irq", "tasklet_entry", "tasklet_exit", "tasklet", "func" },
+	{ "timer", "timer", "timer_expire_entry", "timer_expire_exit", "timer", "function" },
+};
+
+/* ORDER: the kernel's softirq vector numbers (include/linux/interrupt.h). */
+static const char *const dpc_vec_names[] = {
+	"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET",
+	"SCHED", "HRTIMER", "RCU",
+};
+
+struct dpc_kind_state {
+	struct prov_tp entry, exit;
+	const struct prov_tp_field *e_id, *e_fn, *x_id;
+	uint32_t probe;
+	struct prov_interval open[PROV_MAX_CPUS];
+};
+
+struct dpc_state {
+	struct dpc_kind_state k[DK_N];
+};
+
+static const char *const dpc_args_vec[] = { "uint64_t", "string", "int", "int", "uint64_t" };
+static const char *const dpc_args_fn[] = { "uint64_t", "uintptr_t", "int", "uintptr_t", "uint64_t" };
+
+static struct dpc_state *
+dpc_state_get(struct prov_registry *r)
+{
+	struct dpc_state *st = prov_state(r, &prov_dpc_ops);
+	if (!st && (st = calloc(1, sizeof(*st))))
+		prov_set_state(r, &prov_dpc_ops, st);
+	return st;
+}
+
+static int
+dpc_emit(struct prov_registry *r, const struct d_probe_desc *pd, d_probe_cb cb, void *arg)
+{
+	int n = 0;
+	for (int k = 0; k < DK_N; k++) {
+		struct prov_probe *p = prov_add(r, &prov_dpc_ops, "", "", dpc_sources[k].probe);
+		if (!p)
+			return prov_errf(r, "out of memory");
+		p->pp_param[0] = (uint64_t)k;
+		prov_set_args(p, 5, k == DK_DPC ? dpc_args_vec : dpc_args_fn);
+		if (!prov_desc_match(pd, &p->pp_info))
+			continue;
+		if (cb && cb(arg, &p->pp_info) < 0)
+			return -1;
+		n++;
+	}
+	return n;
+}
+
+static int
+dpc_load(struct prov_registry *r, struct dpc_kind_state *ks, const struct dpc_source *src)
+{
+	if (ks->entry.id)
+		return 0;
+	if (prov_tp_load(r, src->system, src->entry, &ks->entry) < 0 ||
+	    prov_tp_load(r, src->system, src->exit, &ks->exit) < 0)
+		return -1;
+	ks->e_id = prov_tp_field(&ks->entry, src->id_field);
+	ks->e_fn = src->fn_field ? prov_tp_field(&ks->entry, src->fn_field) : NULL;
+	ks->x_id = prov_tp_field(&ks->exit, src->id_field);
+	return 0;
+}
+
+static int
+dpc_enable(struct prov_registry *r, struct smp_session *s)
+{
+	struct dpc_state *st = NULL;
+	for (int k = 0; k < DK_N; k++) {
+		struct prov_probe *p = prov_find(r, "dpc", "", "", dpc_sources[k].probe);
+		if (!p || !prov_is_enabled(r, p->pp_info.dp_id))
+			continue;
+		if (!st && !(st = dpc_state_get(r)))
+			return prov_errf(r, "out of memory");
+		struct dpc_kind_state *ks = &st->k[k];
+		ks->probe = p->pp_info.dp_id;
+		uint64_t cookie = (uint64_t)k * 2;
+		if (dpc_load(r, ks, &dpc_sources[k]) < 0 ||
+		    prov_tp_add(r, s, &prov_dpc_ops, &ks->entry, cookie, -1, 0) < 0 ||
+		    prov_tp_add(r, s, &prov_dpc_ops, &ks->exit, cookie + 1, -1, 0) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+dpc_claim(struct prov_registry *r, struct smp_session *s, int evidx)
+{
+	const struct smp_event_spec *ev = smp_event(s, evidx);
+	if (ev->attr.type != PERF_TYPE_TRACEPOINT || !ev->name)
+		return 0;
+	for (int k = 0; k < DK_N; k++) {
+		const struct dpc_source *src = &dpc_sources[k];
+		char en[100], ex[100];
+		snprintf(en, sizeof(en), "%s:%s", src->system, src->entry);
+		snprintf(ex, sizeof(ex), "%s:%s", src->system, src->exit);
+		if (strcmp(ev->name, en) && strcmp(ev->name, ex))
+			continue;
+		struct dpc_state *st = dpc_state_get(r);
+		if (!st || dpc_load(r, &st->k[k], src) < 0 ||
+		    dpc_emit(r, &(struct d_probe_desc){ 0 }, NULL, NULL) < 0)
+			return -1;
+		st->k[k].probe = prov_find(r, "dpc", "", "", src->probe)->pp_info.dp_id;
+		return prov_claim(r, evidx, &prov_dpc_ops,
+		    (uint64_t)k * 2 + (strcmp(ev->name, en) ? 1 : 0));
+	}
+	return 0;
+}
+
+static int
+dpc_fire(struct prov_registry *r, struct dpc_kind_state *ks, int kind,
+    struct prov_interval *iv, const struct smp_record *rec, prov_fire_fn fire, void *arg)
+{
+	uint64_t kbuf[128], ubuf[128];
+	struct d_firing f;
+	prov_firing_from_sample(r, rec, &f, kbuf, ubuf, 128);
+	f.df_probe = ks->probe;
+	f.df_args[0] = iv->pi_start;
+	if (kind == DK_DPC)
+		f.df_args[1] = (uint64_t)(uintptr_t)(iv->pi_id < 10 ? dpc_vec_names[iv->pi_id] : "?");
+	else
+		f.df_args[1] = strtoull(iv->pi_label, NULL, 16);
+	f.df_args[3] = iv->pi_id;
+	f.df_args[4] = rec->time - iv->pi_start;
+	f.df_nargs = 5;
+	return fire(arg, &f);
+}
+
+static int
+dpc_decode(struct prov_registry *r, const struct smp_record *rec, uint64_t cookie,
+    prov_fire_fn fire, void *arg)
+{
+	struct dpc_state *st = prov_state(r, &prov_dpc_ops);
+	int kind = (int)(cookie / 2);
+	if (!st || kind >= DK_N || rec->type != PERF_RECORD_SAMPLE || !rec->raw)
+		return 0;
+	struct dpc_kind_state *ks = &st->k[kind];
+	struct prov_interval *iv = prov_interval_slot(ks->open, rec->cpu);
+	if (!iv)
+		return 0;
+	if ((cookie & 1) == 0) {
+		iv->pi_start = rec->time;
+		iv->pi_id = prov_tp_uint(ks->e_id, rec->raw, rec->raw_size);
+		snprintf(iv->pi_label, sizeof(iv->pi_label), "%llx",
+		    (unsigned long long)prov_tp_uint(ks->e_fn, rec->raw, rec->raw_size));
+		iv->pi_active = 1;
+		return 0;
+	}
+	if (!iv->pi_active || iv->pi_id != prov_tp_uint(ks->x_id, rec->raw, rec->raw_size) ||
+	    !prov_is_enabled(r, ks->probe))
+		return 0;
+	iv->pi_active = 0;
+	return dpc_fire(r, ks, kind, iv, rec, fire, arg);
+}
+
+const struct prov_ops prov_dpc_ops = {
+	.po_name = "dpc",
+	.po_list = dpc_emit,
+	.po_match = dpc_emit,
+	.po_enable = dpc_enable,
+	.po_claim = dpc_claim,
+	.po_decode = dpc_decode,
+};

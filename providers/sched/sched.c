@@ -1,0 +1,386 @@
+/*
+ * sched.c — the sched provider: on-cpu, off-cpu and wakeup, and the
+ * counter-reading variants sched::pmc:on-cpu-<counter> and
+ * sched::pmc:off-cpu-<counter>.
+ *
+ * One sched:sched_switch tracepoint per CPU feeds every switch probe: it
+ * fires off-cpu in the context of the thread leaving the CPU, then on-cpu
+ * in the context of the one arriving.  When ::pmc: probes are enabled the
+ * tracepoint leads a group with the named counters and reads them at each
+ * switch (PERF_SAMPLE_READ): arg4 is the free-running per-CPU value at the
+ * switch, arg5 the delta since the previous switch on that CPU, i.e. what
+ * the leaving thread accrued during its time slice.  All counters of all
+ * ::pmc: probes are one group, planned against the register budget.
+ * wakeup comes from sched:sched_wakeup, in the waker's context.
+ *
+ * args (until the D engine ships lwpsinfo_t/psinfo_t translators):
+ *   off-cpu/on-cpu: arg0 = the other thread's tid, arg1 = its pid,
+ *                   arg2 = prev_state of the leaving thread, arg3 = the
+ *                   other thread's priority; ::pmc: adds arg4, arg5.
+ *   wakeup:         arg0 = woken tid, arg1 = its pid, arg2 = target cpu,
+ *                   arg3 = its priority.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pmu/pmu.h"
+#include "providers/prov_impl.h"
+
+enum sched_kind { SK_ON, SK_OFF, SK_WAKEUP, SK_PMC_ON, SK_PMC_OFF };
+enum { PP_KIND, PP_COUNTER };
+enum { COOKIE_SWITCH = 1, COOKIE_WAKEUP = 2 };
+
+#define SCHED_MAX_COUNTERS 8
+#define SCHED_MAX_FIRE 64
+
+struct sched_fire {
+	uint32_t id;
+	int counter;		/* -1 for the plain probes */
+};
+
+struct sched_state {
+	struct prov_tp sw, wk;
+	const struct prov_tp_field *prev_comm, *prev_pid, *prev_state, *next_comm,
+	    *next_pid, *next_prio, *wk_pid, *wk_prio, *wk_cpu;
+	int ncounters;
+	struct pmu_counter counters[SCHED_MAX_COUNTERS];
+	int member_evidx[SCHED_MAX_COUNTERS];
+	int leader_evidx;
+	struct sched_fire off[SCHED_MAX_FIRE], on[SCHED_MAX_FIRE], wake[4];
+	int noff, non, nwake;
+	uint64_t last[PROV_MAX_CPUS][SCHED_MAX_COUNTERS];
+	uint8_t seen[PROV_MAX_CPUS];
+};
+
+static const char *const sched_args[] = { "int", "int", "int64_t", "int", "uint64_t", "uint64_t" };
+
+static struct sched_state *
+sched_state_get(struct prov_registry *r)
+{
+	struct sched_state *st = prov_state(r, &prov_sched_ops);
+	if (!st && (st = calloc(1, sizeof(*st))))
+		prov_set_state(r, &prov_sched_ops, st);
+	return st;
+}
+
+static struct prov_probe *
+sched_make(struct prov_registry *r, const char *func, const char *name, int kind, int counter)
+{
+	struct prov_probe *p = prov_add(r, &prov_sched_ops, "", func, name);
+	if (!p)
+		return NULL;
+	p->pp_param[PP_KIND] = (uint64_t)kind;
+	p->pp_param[PP_COUNTER] = (uint64_t)(int64_t)counter;
+	prov_set_args(p, kind >= SK_PMC_ON ? 6 : 4, sched_args);
+	return p;
+}
+
+static int
+sched_emit_matching(struct prov_registry *r, const struct d_probe_desc *pd,
+    d_probe_cb cb, void *arg)
+{
+	if (!sched_make(r, "", "on-cpu", SK_ON, -1) || !sched_make(r, "", "off-cpu", SK_OFF, -1) ||
+	    !sched_make(r, "", "wakeup", SK_WAKEUP, -1))
+		return prov_errf(r, "out of memory");
+	int n = 0;
+	for (uint32_t id = 1; id < prov_nprobes(r); id++) {
+		struct prov_probe *p = prov_by_id(r, id);
+		if (p->pp_ops != &prov_sched_ops || !prov_desc_match(pd, &p->pp_info))
+			continue;
+		if (cb && cb(arg, &p->pp_info) < 0)
+			return -1;
+		n++;
+	}
+	return n;
+}
+
+static int
+sched_add_counter(struct prov_registry *r, const char *name)
+{
+	struct sched_state *st = sched_state_get(r);
+	struct pmu_counter c;
+	char err[512];
+	if (!st)
+		return prov_errf(r, "out of memory");
+	if (!prov_cfg(r)->pmu || pmu_resolve(prov_cfg(r)->pmu, name, &c, err, sizeof(err)) < 0)
+		return prov_errf(r, "%s", prov_cfg(r)->pmu ? err : "the PMU layer is not available");
+	if (c.is_hardware && !pmu_hw_available(prov_cfg(r)->pmu)) {
+		pmu_explain_unavailable(prov_cfg(r)->pmu, name, err, sizeof(err));
+		return prov_errf(r, "%s", err);
+	}
+	for (int i = 0; i < st->ncounters; i++)
+		if (!strcmp(st->counters[i].canonical, c.canonical))
+			return i;
+	if (st->ncounters == SCHED_MAX_COUNTERS)
+		return prov_errf(r, "at most %d counters can be read at each switch", SCHED_MAX_COUNTERS);
+	st->counters[st->ncounters] = c;
+	struct pmu_plan plan;
+	if (pmu_plan(prov_cfg(r)->pmu, st->counters, st->ncounters + 1,
+	    prov_cfg(r)->pmc_multiplex ? PMU_PLAN_MULTIPLEX : 0, &plan, err, sizeof(err)) < 0)
+		return prov_errf(r, "%s", err);
+	return st->ncounters++;
+}
+
+/* sched::pmc:off-cpu-<counter> made on demand. */
+static int
+sched_match_pmc(struct prov_registry *r, const struct d_probe_desc *pd,
+    d_probe_cb cb, void *arg)
+{
+	const char *name = pd->dpd_name;
+	int kind = !strncmp(name, "off-cpu-", 8) ? SK_PMC_OFF :
+	    !strncmp(name, "on-cpu-", 7) ? SK_PMC_ON : -1;
+	if (kind < 0)
+		return 0;
+	if (!prov_find(r, "sched", "", "pmc", name)) {
+		int idx = sched_add_counter(r, name + (kind == SK_PMC_OFF ? 8 : 7));
+		if (idx < 0)
+			return -1;
+		if (!sched_make(r, "pmc", name, kind, idx))
+			return prov_errf(r, "out of memory");
+	}
+	return sched_emit_matching(r, pd, cb, arg);
+}
+
+static int
+sched_match(struct prov_registry *r, const struct d_probe_desc *pd, d_probe_cb cb, void *arg)
+{
+	if (pd->dpd_func && !strcmp(pd->dpd_func, "pmc") && pd->dpd_name &&
+	    !prov_has_glob(pd->dpd_name) && prov_field_match(pd->dpd_mod, "") &&
+	    !prov_cfg(r)->replay)
+		return sched_match_pmc(r, pd, cb, arg);
+	return sched_emit_matching(r, pd, cb, arg);
+}
+
+static int
+sched_list(struct prov_registry *r, const struct d_probe_desc *pd, d_probe_cb cb, void *arg)
+{
+	return sched_emit_matching(r, pd, cb, arg);
+}
+
+static int
+sched_load_switch(struct prov_registry *r, struct sched_state *st)
+{
+	if (st->sw.id)
+		return 0;
+	if (prov_tp_load(r, "sched", "sched_switch", &st->sw) < 0)
+		return -1;
+	st->prev_comm = prov_tp_field(&st->sw, "prev_comm");
+	st->prev_pid = prov_tp_field(&st->sw, "prev_pid");
+	st->prev_state = prov_tp_field(&st->sw, "prev_state");
+	st->next_comm = prov_tp_field(&st->sw, "next_comm");
+	st->next_pid = prov_tp_field(&st->sw, "next_pid");
+	st->next_prio = prov_tp_field(&st->sw, "next_prio");
+	return 0;
+}
+
+static int
+sched_load_wakeup(struct prov_registry *r, struct sched_state *st)
+{
+	if (st->wk.id)
+		return 0;
+	if (prov_tp_load(r, "sched", "sched_wakeup", &st->wk) < 0)
+		return -1;
+	st->wk_pid = prov_tp_field(&st->wk, "pid");
+	st->wk_prio = prov_tp_field(&st->wk, "prio");
+	st->wk_cpu = prov_tp_field(&st->wk, "target_cpu");
+	return 0;
+}
+
+/* Which enabled probes fire at each phase of a switch, decided once. */
+static void
+sched_plan_firing(struct prov_registry *r, struct sched_state *st)
+{
+	st->noff = st->non = st->nwake = 0;
+	for (uint32_t id = 1; id < prov_nprobes(r); id++) {
+		struct prov_probe *p = prov_by_id(r, id);
+		if (p->pp_ops != &prov_sched_ops || !prov_is_enabled(r, id))
+			continue;
+		struct sched_fire sf = { id, (int)(int64_t)p->pp_param[PP_COUNTER] };
+		switch (p->pp_param[PP_KIND]) {
+		case SK_OFF: case SK_PMC_OFF:
+			if (st->noff < SCHED_MAX_FIRE)
+				st->off[st->noff++] = sf;
+			break;
+		case SK_ON: case SK_PMC_ON:
+			if (st->non < SCHED_MAX_FIRE)
+				st->on[st->non++] = sf;
+			break;
+		default:
+			if (st->nwake < 4)
+				st->wake[st->nwake++] = sf;
+		}
+	}
+}
+
+static int
+sched_add_members(struct prov_registry *r, struct smp_session *s, struct sched_state *st)
+{
+	for (int i = 0; i < st->ncounters; i++) {
+		struct smp_event_spec sp;
+		memset(&sp, 0, sizeof(sp));
+		sp.attr = st->counters[i].attr;
+		sp.attr.size = sizeof(sp.attr);
+		sp.attr.sample_period = 0;
+		sp.attr.freq = 0;
+		sp.attr.disabled = 0;
+		sp.attr.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID |
+		    PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+		sp.scope = SMP_EACH_CPU;
+		sp.group_leader = st->leader_evidx;
+		sp.name = st->counters[i].name;
+		if (smp_add_event(s, &sp, &st->member_evidx[i]) < 0)
+			return prov_errf(r, "%s", smp_errmsg(s));
+	}
+	return 0;
+}
+
+static int
+sched_enable(struct prov_registry *r, struct smp_session *s)
+{
+	struct sched_state *st = prov_state(r, &prov_sched_ops);
+	if (!st)
+		return 0;
+	sched_plan_firing(r, st);
+	if (st->noff || st->non) {
+		if (sched_load_switch(r, st) < 0)
+			return -1;
+		st->leader_evidx = prov_tp_add(r, s, &prov_sched_ops, &st->sw, COOKIE_SWITCH, -1,
+		    st->ncounters > 0);
+		if (st->leader_evidx < 0 || sched_add_members(r, s, st) < 0)
+			return -1;
+	}
+	if (st->nwake) {
+		if (sched_load_wakeup(r, st) < 0 ||
+		    prov_tp_add(r, s, &prov_sched_ops, &st->wk, COOKIE_WAKEUP, -1, 0) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+sched_claim(struct prov_registry *r, struct smp_session *s, int evidx)
+{
+	const struct smp_event_spec *ev = smp_event(s, evidx);
+	struct sched_state *st = sched_state_get(r);
+	if (!st || ev->attr.type != PERF_TYPE_TRACEPOINT || !ev->name)
+		return st ? 0 : prov_errf(r, "out of memory");
+	if (!strcmp(ev->name, "sched:sched_switch")) {
+		if (sched_load_switch(r, st) < 0 || sched_emit_matching(r, &(struct d_probe_desc){ 0 }, NULL, NULL) < 0)
+			return -1;
+		return prov_claim(r, evidx, &prov_sched_ops, COOKIE_SWITCH);
+	}
+	if (!strcmp(ev->name, "sched:sched_wakeup")) {
+		if (sched_load_wakeup(r, st) < 0 || sched_emit_matching(r, &(struct d_probe_desc){ 0 }, NULL, NULL) < 0)
+			return -1;
+		return prov_claim(r, evidx, &prov_sched_ops, COOKIE_WAKEUP);
+	}
+	return 0;
+}
+
+/* Group values at this switch, and deltas since the previous one. */
+static void
+sched_counter_values(struct sched_state *st, const struct smp_record *rec,
+    uint64_t *val, uint64_t *delta)
+{
+	memset(val, 0, sizeof(uint64_t) * SCHED_MAX_COUNTERS);
+	memset(delta, 0, sizeof(uint64_t) * SCHED_MAX_COUNTERS);
+	if (!rec->read || rec->cpu >= PROV_MAX_CPUS)
+		return;
+	for (uint32_t j = 0; j < rec->read->nr && j < 16; j++)
+		for (int i = 0; i < st->ncounters; i++)
+			if (rec->read->v[j].evidx == st->member_evidx[i])
+				val[i] = rec->read->v[j].value;
+	for (int i = 0; i < st->ncounters; i++) {
+		delta[i] = st->seen[rec->cpu] ? val[i] - st->last[rec->cpu][i] : 0;
+		st->last[rec->cpu][i] = val[i];
+	}
+	st->seen[rec->cpu] = 1;
+}
+
+static int
+sched_fire_list(const struct sched_fire *list, int n, struct d_firing *f,
+    const uint64_t *val, const uint64_t *delta, prov_fire_fn fire, void *arg)
+{
+	for (int i = 0; i < n; i++) {
+		f->df_probe = list[i].id;
+		f->df_nargs = 4;
+		if (list[i].counter >= 0) {
+			f->df_args[4] = val[list[i].counter];
+			f->df_args[5] = delta[list[i].counter];
+			f->df_nargs = 6;
+		}
+		int rc = fire(arg, f);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static int
+sched_decode_switch(struct prov_registry *r, struct sched_state *st,
+    const struct smp_record *rec, prov_fire_fn fire, void *arg)
+{
+	uint64_t kbuf[128], ubuf[128], val[SCHED_MAX_COUNTERS], delta[SCHED_MAX_COUNTERS];
+	char prev_comm[16], next_comm[16];
+	struct d_firing f;
+	int32_t prev_tid = (int32_t)prov_tp_uint(st->prev_pid, rec->raw, rec->raw_size);
+	int32_t next_tid = (int32_t)prov_tp_uint(st->next_pid, rec->raw, rec->raw_size);
+	sched_counter_values(st, rec, val, delta);
+	prov_firing_from_sample(r, rec, &f, kbuf, ubuf, 128);
+	f.df_execname = prov_tp_str(st->prev_comm, rec->raw, rec->raw_size, prev_comm, sizeof(prev_comm));
+	f.df_args[0] = (uint64_t)(int64_t)next_tid;
+	f.df_args[1] = (uint64_t)(int64_t)prov_tgid(r, next_tid);
+	f.df_args[2] = prov_tp_uint(st->prev_state, rec->raw, rec->raw_size);
+	f.df_args[3] = prov_tp_uint(st->next_prio, rec->raw, rec->raw_size);
+	int rc = sched_fire_list(st->off, st->noff, &f, val, delta, fire, arg);
+	if (rc || !st->non)
+		return rc;
+	/* on-cpu: the arriving thread is now current; the stack was the
+	 * leaving thread's, so none is reported. */
+	f.df_pid = (int32_t)f.df_args[1];
+	f.df_tid = next_tid;
+	f.df_execname = prov_tp_str(st->next_comm, rec->raw, rec->raw_size, next_comm, sizeof(next_comm));
+	f.df_nkstack = f.df_nustack = 0;
+	f.df_uregs_ip = 0;
+	f.df_args[0] = (uint64_t)(int64_t)prev_tid;
+	f.df_args[1] = (uint64_t)(int64_t)rec->pid;
+	return sched_fire_list(st->on, st->non, &f, val, delta, fire, arg);
+}
+
+static int
+sched_decode_wakeup(struct prov_registry *r, struct sched_state *st,
+    const struct smp_record *rec, prov_fire_fn fire, void *arg)
+{
+	uint64_t kbuf[128], ubuf[128];
+	struct d_firing f;
+	int32_t tid = (int32_t)prov_tp_uint(st->wk_pid, rec->raw, rec->raw_size);
+	prov_firing_from_sample(r, rec, &f, kbuf, ubuf, 128);
+	f.df_args[0] = (uint64_t)(int64_t)tid;
+	f.df_args[1] = (uint64_t)(int64_t)prov_tgid(r, tid);
+	f.df_args[2] = prov_tp_uint(st->wk_cpu, rec->raw, rec->raw_size);
+	f.df_args[3] = prov_tp_uint(st->wk_prio, rec->raw, rec->raw_size);
+	return sched_fire_list(st->wake, st->nwake, &f, NULL, NULL, fire, arg);
+}
+
+static int
+sched_decode(struct prov_registry *r, const struct smp_record *rec, uint64_t cookie,
+    prov_fire_fn fire, void *arg)
+{
+	struct sched_state *st = prov_state(r, &prov_sched_ops);
+	if (!st || rec->type != PERF_RECORD_SAMPLE || !rec->raw)
+		return 0;
+	if (prov_cfg(r)->replay && !st->noff && !st->non && !st->nwake)
+		sched_plan_firing(r, st);
+	if (cookie == COOKIE_SWITCH)
+		return sched_decode_switch(r, st, rec, fire, arg);
+	return sched_decode_wakeup(r, st, rec, fire, arg);
+}
+
+const struct prov_ops prov_sched_ops = {
+	.po_name = "sched",
+	.po_list = sched_list,
+	.po_match = sched_match,
+	.po_enable = sched_enable,
+	.po_claim = sched_claim,
+	.po_decode = sched_decode,
+};
