@@ -9,6 +9,9 @@
  * needs into groups before anything is opened and fails, with a message
  * naming the budget, when they cannot be counted at once.  Functions return
  * 0 or -errno and write a human message into the caller's buffer.
+ * Budgets come from the kernel's sysfs caps, then hwdb/budgets.txt, then
+ * libpfm4; pmu_hw_report() says which source gave each figure.  A context
+ * is single-threaded; libpfm4's process-wide state is shared by all.
  */
 #ifndef PMCTRACE_PMU_H
 #define PMCTRACE_PMU_H
@@ -25,7 +28,9 @@ struct pmu_counter {
 	char canonical[128];		/* what it resolved to (e.g. "cycles", "skl::INST_RETIRED:ANY") */
 	struct perf_event_attr attr;	/* type, config, config1, config2, exclude_* */
 	int is_hardware;		/* needs a PMU register */
-	int fixed_capable;		/* may use a fixed counter */
+	int fixed_capable;		/* 0 GP only, 1 may use a fixed counter,
+					   2 fixed counter only (*fixed aliases,
+					   Intel pseudo-events like ref-cycles) */
 	uint64_t default_period;	/* for a bare pmc:::name */
 	const char *source;		/* "alias", "generic", "libpfm4", "raw" */
 };
@@ -36,6 +41,13 @@ struct pmu_plan {
 	struct { int first, count; } groups[32];	/* indexes into the caller's array */
 	int multiplexed;		/* only when allowed and needed */
 };
+/*
+ * Groups partition the caller's array in order.  When everything fits there
+ * is one group holding all n counters (software ones included); with
+ * PMU_PLAN_MULTIPLEX and too many counters, consecutive groups that each
+ * fit, and multiplexed = 1: the kernel then rotates them and values must
+ * be scaled by time_enabled/time_running.
+ */
 
 #define PMU_PLAN_MULTIPLEX	0x1
 
@@ -46,16 +58,36 @@ void pmu_close(struct pmu_ctx *p);
 
 int pmu_resolve(struct pmu_ctx *p, const char *name, struct pmu_counter *out,
     char *err, size_t errlen);
+/*
+ * -E2BIG when the hardware counters do not fit (message names the budget);
+ * -ENODEV when hardware counters are asked for and this machine exposes no
+ * PMU (message from pmu_explain_unavailable; not when LIBPFM_FORCE_PMU
+ * simulates a model); -EINVAL on bad arguments.
+ */
 int pmu_plan(struct pmu_ctx *p, const struct pmu_counter *c, int n, int flags,
     struct pmu_plan *out, char *err, size_t errlen);
 
-/* Whether a hardware counter can be opened here at all (cached). */
+/* Whether a hardware counter can be opened here at all (1/0, cached). */
 int pmu_hw_available(struct pmu_ctx *p);
+
+/*
+ * The message for a script naming a hardware counter where none can be
+ * opened: "<name> needs a hardware PMU, and none is exposed here (...);
+ * software counters work: cpu-clock, task-clock, page-faults,
+ * context-switches".  Returns the length written (snprintf-style).
+ */
+int pmu_explain_unavailable(struct pmu_ctx *p, const char *counter, char *buf,
+    size_t len);
 
 /* The --hw report, text or JSON. */
 int pmu_hw_report(struct pmu_ctx *p, FILE *out, int json);
 
-/* Names that -l -P pmc lists (aliases and generic names that resolve here). */
+/*
+ * Names that -l -P pmc lists: the friendly aliases that resolve on this
+ * model, then perf's generic names; hw = 1 for those needing a PMU register
+ * (callers hide them when pmu_hw_available() is 0).  Stops at the first
+ * nonzero callback return and returns it.
+ */
 int pmu_list(struct pmu_ctx *p, int (*cb)(void *arg, const char *name, int hw), void *arg);
 
 #endif

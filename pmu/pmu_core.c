@@ -1,0 +1,428 @@
+/*
+ * pmu_core.c — the pmu context: libpfm4 start-up, which CPU model this is,
+ * and the register budget of one logical CPU.
+ *
+ * The model is recognised, first match wins, by: LIBPFM_FORCE_PMU (a
+ * simulated model: nothing about the host's PMU is used), the kernel's core
+ * PMU (caps/pmu_name, or the hybrid cpu_core/cpu_atom devices, or an Arm
+ * CPU part), then libpfm4's own CPUID detection.  Budget figures come from
+ * the kernel's sysfs caps when it publishes counter counts, else from the
+ * hwdb entry, else from libpfm4.  hwdb precedes libpfm4 because libpfm4
+ * reports the size of its register tables (16 on Icelake, where the SDM
+ * gives 8 per logical CPU) and does not halve the Skylake-era counters
+ * when SMT shares them.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <perfmon/pfmlib.h>
+
+#include "pmu/pmu_impl.h"
+
+#define PMU_SYSFS_DEVICES "/sys/bus/event_source/devices"
+
+/*
+ * libpfm4 keeps one process-wide table; this mirrors it.  It is the one
+ * mutable static of pmu/: pfm_initialize() reads LIBPFM_FORCE_PMU only when
+ * it starts, so a context opened with a different forced model must restart
+ * libpfm4, and the last context to close shuts it down.
+ */
+static struct {
+	pthread_mutex_t mu;
+	int users;
+	int rc;
+	char force[64];
+} pmu_pfm = { PTHREAD_MUTEX_INITIALIZER, 0, PFM_ERR_NOINIT, "" };
+
+void
+pmu_logf(struct pmu_ctx *p, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	if (!p->pc_log)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	p->pc_log(p->pc_log_arg, msg);
+}
+
+/* First line of a small file, newline stripped.  0 or -errno. */
+int
+pmu_read_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	if (!fgets(buf, (int)len, f)) {
+		fclose(f);
+		buf[0] = '\0';
+		return -ENODATA;
+	}
+	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+static int
+pmu_pfm_start(const char *force)
+{
+	pthread_mutex_lock(&pmu_pfm.mu);
+	if (pmu_pfm.users > 0 && strcmp(pmu_pfm.force, force) != 0) {
+		pfm_terminate();
+		pmu_pfm.rc = PFM_ERR_NOINIT;
+	}
+	if (pmu_pfm.rc != PFM_SUCCESS) {
+		pmu_pfm.rc = pfm_initialize();
+		snprintf(pmu_pfm.force, sizeof(pmu_pfm.force), "%s", force);
+	}
+	pmu_pfm.users++;
+	int rc = pmu_pfm.rc;
+	pthread_mutex_unlock(&pmu_pfm.mu);
+	return rc;
+}
+
+static void
+pmu_pfm_stop(void)
+{
+	pthread_mutex_lock(&pmu_pfm.mu);
+	if (pmu_pfm.users > 0 && --pmu_pfm.users == 0) {
+		pfm_terminate();
+		pmu_pfm.rc = PFM_ERR_NOINIT;
+	}
+	pthread_mutex_unlock(&pmu_pfm.mu);
+}
+
+/* libpfm4's core PMU: the first present PMU of type core. */
+static void
+pmu_pick_pfm_core(struct pmu_ctx *p)
+{
+	for (int i = PFM_PMU_NONE; i < PFM_PMU_MAX; i++) {
+		pfm_pmu_info_t pi;
+		memset(&pi, 0, sizeof(pi));
+		pi.size = sizeof(pi);
+		if (pfm_get_pmu_info((pfm_pmu_t)i, &pi) != PFM_SUCCESS)
+			continue;
+		if (!pi.is_present || pi.type != PFM_PMU_TYPE_CORE)
+			continue;
+		snprintf(p->pc_pfm_pmu, sizeof(p->pc_pfm_pmu), "%s", pi.name);
+		snprintf(p->pc_pfm_desc, sizeof(p->pc_pfm_desc), "%s", pi.desc);
+		p->pc_pfm_gp = pi.num_cntrs;
+		p->pc_pfm_fixed = pi.num_fixed_cntrs;
+		return;
+	}
+}
+
+const struct hwdb_budget *
+pmu_hwdb_find(const char *id)
+{
+	for (int i = 0; i < hwdb_nbudgets; i++)
+		if (strcmp(hwdb_budgets[i].hb_id, id) == 0)
+			return &hwdb_budgets[i];
+	return NULL;
+}
+
+/* The hwdb entry one of whose MATCH tokens equals key ("pfm=skl"). */
+static const struct hwdb_budget *
+pmu_hwdb_match(const char *key)
+{
+	size_t kl = strlen(key);
+	for (int i = 0; i < hwdb_nbudgets; i++) {
+		const char *m = hwdb_budgets[i].hb_match;
+		while (*m) {
+			size_t tl = strcspn(m, " ");
+			if (tl == kl && strncasecmp(m, key, kl) == 0)
+				return &hwdb_budgets[i];
+			m += tl;
+			m += strspn(m, " ");
+		}
+	}
+	return NULL;
+}
+
+/*
+ * Parse "0x00c0,0x0100/instructions 0x003c/cycles 0x0400": per fixed
+ * counter, the raw configs it takes and the generic name mapped onto it.
+ */
+static void
+pmu_parse_fixed(const char *spec, struct pmu_budget *b)
+{
+	for (int i = 0; *spec && i < PMU_MAX_FIXED; i++) {
+		char *end = (char *)spec;
+		int k = 0;
+		do {
+			uint64_t v = strtoull(end + (*end == ','), &end, 0);
+			if (k < PMU_MAX_FIXED_ALT)
+				b->pb_fixed_cfg[i][k++] = v;
+		} while (*end == ',');
+		b->pb_fixed_generic[i][0] = '\0';
+		if (*end == '/') {
+			size_t n = strcspn(end + 1, " ");
+			if (n >= sizeof(b->pb_fixed_generic[i]))
+				n = sizeof(b->pb_fixed_generic[i]) - 1;
+			memcpy(b->pb_fixed_generic[i], end + 1, n);
+			b->pb_fixed_generic[i][n] = '\0';
+			end += 1 + n;
+		}
+		end += strcspn(end, " ");
+		spec = end + strspn(end, " ");
+	}
+}
+
+void
+pmu_budget_from_hwdb(const struct hwdb_budget *hb, int smt, struct pmu_budget *b)
+{
+	memset(b, 0, sizeof(*b));
+	b->pb_hw = hb;
+	b->pb_known = 1;
+	b->pb_smt = smt;
+	b->pb_gp = smt ? hb->hb_gp_smt : hb->hb_gp;
+	b->pb_fixed = hb->hb_fixed;
+	snprintf(b->pb_name, sizeof(b->pb_name), "%s", hb->hb_name);
+	snprintf(b->pb_vendor, sizeof(b->pb_vendor), "%s", hb->hb_vendor);
+	pmu_parse_fixed(hb->hb_fixed_events, b);
+	snprintf(b->pb_gp_src, sizeof(b->pb_gp_src), "%s (%s)",
+	    hb->hb_where, hb->hb_source);
+	snprintf(b->pb_fixed_src, sizeof(b->pb_fixed_src), "%s",
+	    hb->hb_where);
+}
+
+/*
+ * The kernel's core PMU device: "cpu" on x86, "cpu_core" on hybrid Intel,
+ * "armv8_*" on Arm.  NULL when the kernel exposes none (a VM without a
+ * virtual PMU).
+ */
+const char *
+pmu_kernel_core_pmu(char *buf, size_t len)
+{
+	static const char *const fixed_names[] = { "cpu", "cpu_core", NULL };
+	char path[256];
+
+	for (int i = 0; fixed_names[i]; i++) {
+		snprintf(path, sizeof(path), PMU_SYSFS_DEVICES "/%s", fixed_names[i]);
+		if (access(path, F_OK) == 0) {
+			snprintf(buf, len, "%s", fixed_names[i]);
+			return buf;
+		}
+	}
+	DIR *d = opendir(PMU_SYSFS_DEVICES);
+	if (!d)
+		return NULL;
+	const char *found = NULL;
+	struct dirent *de;
+	while ((de = readdir(d)) != NULL) {
+		if (strncmp(de->d_name, "armv8_", 6) == 0 ||
+		    strncmp(de->d_name, "armv9_", 6) == 0) {
+			snprintf(buf, len, "%s", de->d_name);
+			found = buf;
+			break;
+		}
+	}
+	closedir(d);
+	return found;
+}
+
+/* "arm=0xd0c" from /proc/cpuinfo on an Arm machine, or "". */
+static void
+pmu_arm_part_key(char *key, size_t len)
+{
+	char line[256], impl[32] = "", part[32] = "";
+	FILE *f = fopen("/proc/cpuinfo", "re");
+
+	key[0] = '\0';
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f) && !(impl[0] && part[0])) {
+		char *v = strchr(line, ':');
+		if (!v)
+			continue;
+		v += 1 + strspn(v + 1, " \t");
+		v[strcspn(v, "\n")] = '\0';
+		if (strncmp(line, "CPU implementer", 15) == 0)
+			snprintf(impl, sizeof(impl), "%s", v);
+		else if (strncmp(line, "CPU part", 8) == 0)
+			snprintf(part, sizeof(part), "%s", v);
+	}
+	fclose(f);
+	if (strcmp(impl, "0x41") == 0 && part[0])
+		snprintf(key, len, "arm=%s", part);
+}
+
+/*
+ * Counter counts the kernel publishes in caps/ (newer kernels; older ones
+ * only give pmu_name and max_precise).  A value may be a count or a bitmask.
+ */
+static int
+pmu_caps_count(const char *pmu, const char *const *files, char *src, size_t srclen)
+{
+	char path[160], val[64];
+
+	for (int i = 0; files[i]; i++) {
+		snprintf(path, sizeof(path), PMU_SYSFS_DEVICES "/%s/caps/%s", pmu, files[i]);
+		if (pmu_read_line(path, val, sizeof(val)) != 0 || !val[0])
+			continue;
+		unsigned long long v = strtoull(val, NULL, 0);
+		int n = strncmp(val, "0x", 2) == 0 ? __builtin_popcountll(v) : (int)v;
+		snprintf(src, srclen, "kernel sysfs %s", path);
+		return n;
+	}
+	return -1;
+}
+
+static void
+pmu_budget_sysfs(const char *pmu, struct pmu_budget *b)
+{
+	static const char *const gp_files[] = { "num_counters", "counters", NULL };
+	static const char *const fx_files[] = { "num_fixed_counters", "fixed_counters", NULL };
+	char src[192];
+
+	int n = pmu_caps_count(pmu, gp_files, src, sizeof(src));
+	if (n >= 0) {
+		b->pb_gp = n;
+		b->pb_known = 1;
+		snprintf(b->pb_gp_src, sizeof(b->pb_gp_src), "%s", src);
+	}
+	n = pmu_caps_count(pmu, fx_files, src, sizeof(src));
+	if (n >= 0 && n <= PMU_MAX_FIXED) {
+		b->pb_fixed = n;
+		snprintf(b->pb_fixed_src, sizeof(b->pb_fixed_src), "%s", src);
+	}
+}
+
+/* Which hwdb entry describes the host; on a hybrid, the smaller core type. */
+static const struct hwdb_budget *
+pmu_host_entry(struct pmu_ctx *p, const char *kpmu)
+{
+	char key[96], path[256], val[64];
+	const struct hwdb_budget *hb = NULL;
+
+	if (kpmu && strcmp(kpmu, "cpu_core") == 0) {
+		const struct hwdb_budget *pc = pmu_hwdb_match("dev=cpu_core");
+		const struct hwdb_budget *ec = NULL;
+		if (access(PMU_SYSFS_DEVICES "/cpu_atom", F_OK) == 0)
+			ec = pmu_hwdb_match("dev=cpu_atom");
+		if (pc && ec)
+			return ec->hb_gp_smt < pc->hb_gp_smt ? ec : pc;
+		return pc ? pc : ec;
+	}
+	if (kpmu) {
+		snprintf(path, sizeof(path), PMU_SYSFS_DEVICES "/%s/caps/pmu_name", kpmu);
+		if (pmu_read_line(path, val, sizeof(val)) == 0) {
+			snprintf(key, sizeof(key), "caps=%s", val);
+			hb = pmu_hwdb_match(key);
+		}
+	}
+	if (!hb) {
+		pmu_arm_part_key(key, sizeof(key));
+		if (key[0])
+			hb = pmu_hwdb_match(key);
+	}
+	if (!hb && p->pc_pfm_pmu[0]) {
+		snprintf(key, sizeof(key), "pfm=%s", p->pc_pfm_pmu);
+		hb = pmu_hwdb_match(key);
+	}
+	return hb;
+}
+
+static int
+pmu_read_int(const char *path, int dfl)
+{
+	char val[32];
+	if (pmu_read_line(path, val, sizeof(val)) != 0 || !val[0])
+		return dfl;
+	return atoi(val);
+}
+
+static void
+pmu_budget_build(struct pmu_ctx *p)
+{
+	struct pmu_budget *b = &p->pc_budget;
+	char kbuf[64], key[96];
+	const char *kpmu = p->pc_force[0] ? NULL : pmu_kernel_core_pmu(kbuf, sizeof(kbuf));
+	const struct hwdb_budget *hb;
+	int smt = pmu_read_int("/sys/devices/system/cpu/smt/active", 1) != 0;
+
+	if (p->pc_force[0]) {
+		snprintf(key, sizeof(key), "pfm=%s", p->pc_force);
+		hb = pmu_hwdb_match(key);
+	} else {
+		hb = pmu_host_entry(p, kpmu);
+	}
+	if (hb) {
+		pmu_budget_from_hwdb(hb, smt, b);
+	} else {
+		memset(b, 0, sizeof(*b));
+		b->pb_smt = smt;
+		snprintf(b->pb_name, sizeof(b->pb_name), "%s",
+		    p->pc_pfm_desc[0] ? p->pc_pfm_desc : "unknown CPU");
+	}
+	if (!hb && p->pc_pfm_pmu[0]) {
+		b->pb_known = 1;
+		b->pb_gp = p->pc_pfm_gp;
+		b->pb_fixed = p->pc_pfm_fixed < PMU_MAX_FIXED ? p->pc_pfm_fixed : PMU_MAX_FIXED;
+		snprintf(b->pb_gp_src, sizeof(b->pb_gp_src),
+		    "libpfm4 pfm_get_pmu_info(%s)", p->pc_pfm_pmu);
+		snprintf(b->pb_fixed_src, sizeof(b->pb_fixed_src), "%s", b->pb_gp_src);
+	}
+	if (kpmu)
+		pmu_budget_sysfs(kpmu, b);
+	/* The hard-lockup detector is a pinned cycles event on every CPU. */
+	b->pb_watchdog = pmu_read_int("/proc/sys/kernel/nmi_watchdog", 0) > 0;
+	pmu_logf(p, "pmu: %s: %d general-purpose (%s) + %d fixed counters%s",
+	    b->pb_name, b->pb_gp, b->pb_known ? b->pb_gp_src : "no source",
+	    b->pb_fixed, b->pb_watchdog ? ", NMI watchdog on" : "");
+}
+
+struct pmu_ctx *
+pmu_open(pmu_log_fn log, void *arg, int *errp)
+{
+	struct pmu_ctx *p = calloc(1, sizeof(*p));
+	if (!p) {
+		if (errp)
+			*errp = -ENOMEM;
+		return NULL;
+	}
+	p->pc_log = log;
+	p->pc_log_arg = arg;
+	p->pc_hw_state = -1;
+	const char *force = getenv("LIBPFM_FORCE_PMU");
+	snprintf(p->pc_force, sizeof(p->pc_force), "%s", force ? force : "");
+
+	int rc = pmu_pfm_start(p->pc_force);
+	p->pc_pfm_ok = rc == PFM_SUCCESS;
+	if (p->pc_pfm_ok)
+		pmu_pick_pfm_core(p);
+	else
+		pmu_logf(p, "pmu: libpfm4 did not start: %s", pfm_strerror(rc));
+	if (p->pc_force[0] && !p->pc_pfm_pmu[0]) {
+		/* A forced model libpfm4 does not know would silently be the host. */
+		pmu_logf(p, "pmu: LIBPFM_FORCE_PMU=%s is not a libpfm4 core PMU", p->pc_force);
+		pmu_close(p);
+		if (errp)
+			*errp = -EINVAL;
+		return NULL;
+	}
+	if (p->pc_force[0])
+		pmu_logf(p, "pmu: LIBPFM_FORCE_PMU=%s: simulating %s", p->pc_force, p->pc_pfm_desc);
+	pmu_budget_build(p);
+	if (errp)
+		*errp = 0;
+	return p;
+}
+
+void
+pmu_close(struct pmu_ctx *p)
+{
+	if (!p)
+		return;
+	pmu_names_free(p);
+	pmu_pfm_stop();
+	free(p);
+}

@@ -1,0 +1,73 @@
+/*
+ * pmu_impl.h — what the files of pmu/ share (private; tests include it).
+ *
+ * pmu_core.c owns the context: libpfm4 start-up, which model this is, and
+ * its register budget.  pmu_names.c resolves names, pmu_plan.c fits
+ * counters into the budget, pmu_probe.c asks the kernel what works.
+ */
+#ifndef PMCTRACE_PMU_IMPL_H
+#define PMCTRACE_PMU_IMPL_H
+
+#include "pmu/pmu.h"
+#include "pmu/hwdb.h"
+
+#define PMU_MAX_FIXED	8
+#define PMU_MAX_FIXED_ALT	3
+
+/* The counters one logical CPU offers, and where each figure came from. */
+struct pmu_budget {
+	char pb_name[96];		/* "Intel Icelake" or "unknown" */
+	char pb_vendor[8];		/* intel, amd, arm, "" */
+	const struct hwdb_budget *pb_hw;	/* matched hwdb entry or NULL */
+	int pb_known;			/* a GP figure exists at all */
+	int pb_gp;
+	int pb_fixed;
+	/* raw configs each fixed counter takes (0-terminated alternatives) */
+	uint64_t pb_fixed_cfg[PMU_MAX_FIXED][PMU_MAX_FIXED_ALT + 1];
+	char pb_fixed_generic[PMU_MAX_FIXED][24]; /* generic name mapped there */
+	int pb_smt;			/* SMT on: GP figure is per thread */
+	int pb_watchdog;		/* the NMI watchdog holds a counter */
+	char pb_gp_src[384];
+	char pb_fixed_src[384];
+};
+
+struct pmu_ctx {
+	pmu_log_fn pc_log;
+	void *pc_log_arg;
+	char pc_force[64];		/* LIBPFM_FORCE_PMU or "" */
+	int pc_pfm_ok;			/* libpfm4 initialised */
+	char pc_pfm_pmu[64];		/* libpfm4's core PMU ("icl") or "" */
+	char pc_pfm_desc[96];
+	int pc_pfm_gp, pc_pfm_fixed;	/* pfm_get_pmu_info figures */
+	struct pmu_budget pc_budget;
+	int pc_hw_state;		/* -1 not probed, 0 no, 1 yes */
+	int pc_hw_errno;		/* why the probe failed */
+	char **pc_names;		/* suggestion candidates, built lazily */
+	int pc_nnames;
+};
+
+/* pmu_core.c */
+void pmu_logf(struct pmu_ctx *p, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+int pmu_read_line(const char *path, char *buf, size_t len);
+const struct hwdb_budget *pmu_hwdb_find(const char *id);
+void pmu_budget_from_hwdb(const struct hwdb_budget *hb, int smt,
+    struct pmu_budget *b);
+const char *pmu_kernel_core_pmu(char *buf, size_t len);
+
+/* pmu_plan.c */
+int pmu_plan_budget(const struct pmu_budget *b, const struct pmu_counter *c,
+    int n, int flags, struct pmu_plan *out, char *err, size_t errlen);
+int pmu_fixed_slot(const struct pmu_budget *b, const struct pmu_counter *c);
+int pmu_fixed_only(const struct pmu_budget *b, const struct pmu_counter *c);
+
+/* pmu_names.c */
+const struct hwdb_alias *pmu_alias_find(const struct pmu_ctx *p,
+    const char *name);
+void pmu_names_free(struct pmu_ctx *p);
+extern const char *const pmu_sw_names[];
+
+/* pmu_probe.c */
+int pmu_try_open(const struct perf_event_attr *attr);
+
+#endif
