@@ -72,17 +72,17 @@ tgt_val(const struct target *t, const char *name)
 	return 0;
 }
 
-/* Start prog and read its "name value" lines up to "ready". */
+/* Start argv[0] and read its "name value" lines up to "ready". */
 static int
-tgt_start(struct target *t, const char *prog)
+tgt_start_argv(struct target *t, char *const argv[])
 {
 	int in[2], out[2];
 	char line[256];
 	FILE *f;
 
 	memset(t, 0, sizeof(*t));
-	if (access(prog, X_OK) != 0) {
-		fprintf(stderr, "symtarget not built at %s\n", prog);
+	if (access(argv[0], X_OK) != 0) {
+		fprintf(stderr, "%s: not built\n", argv[0]);
 		return -1;
 	}
 	if (pipe(in) < 0 || pipe(out) < 0)
@@ -92,7 +92,7 @@ tgt_start(struct target *t, const char *prog)
 		dup2(out[1], 1);
 		close(in[1]);
 		close(out[0]);
-		execl(prog, prog, (char *)NULL);
+		execv(argv[0], argv);
 		_exit(127);
 	}
 	close(in[0]);
@@ -105,6 +105,14 @@ tgt_start(struct target *t, const char *prog)
 	if (f)
 		fclose(f);
 	return t->n >= 6 ? 0 : -1;
+}
+
+static int
+tgt_start(struct target *t, const char *prog)
+{
+	char *argv[] = { (char *)prog, NULL };
+
+	return tgt_start_argv(t, argv);
 }
 
 static void
@@ -450,6 +458,35 @@ test_deleted(void)
 	CU_ASSERT_EQUAL_FATAL(run(cmd), 0);
 	CU_ASSERT_EQUAL_FATAL(tgt_start(&t, prog), 0);
 	CU_ASSERT_EQUAL(unlink(prog), 0);
+	expect_target_funcs(s, &t, "symtarget");
+	tgt_stop(&t);
+	sym_close(s);
+	rmtree(dir);
+}
+
+/* A binary that exists only in the process's own mount namespace, as in
+ * a container: we must read it through the process, not our own view. */
+static void
+test_container(void)
+{
+	struct sym_session *s = sym_open(NULL);
+	char *dir = tmpdir(), script[3 * PATH_MAX], prog[PATH_MAX];
+	char *argv[] = { "/usr/bin/unshare", "-m", "sh", "-c", script, NULL };
+	struct target t;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+	snprintf(prog, sizeof(prog), "%s/symtarget", dir);
+	snprintf(script, sizeof(script), "mount -t tmpfs none '%s' && cp '%s' '%s' && exec '%s'",
+	    dir, symtarget_path(), prog, prog);
+	if (getuid() != 0 || run("/usr/bin/unshare -m true 2>/dev/null") != 0) {
+		fprintf(stderr, "(no mount namespaces here: container case not run) ");
+		sym_close(s);
+		rmtree(dir);
+		return;
+	}
+	CU_ASSERT_EQUAL_FATAL(tgt_start_argv(&t, argv), 0);
+	CU_ASSERT_NOT_EQUAL(access(prog, F_OK), 0);	/* invisible to us */
 	expect_target_funcs(s, &t, "symtarget");
 	tgt_stop(&t);
 	sym_close(s);
@@ -863,6 +900,7 @@ static const struct cu_test tests[] = {
 	{ "stripped + debuglink", test_debuglink },
 	{ "stripped + build-id dir", test_buildid_dir },
 	{ "deleted binary", test_deleted },
+	{ "binary in another mount namespace", test_container },
 	{ "exited process from records", test_exited },
 	{ "perf JIT map", test_perf_map },
 	{ "vdso", test_vdso },
