@@ -100,7 +100,12 @@ pmu_pfm_stop(void)
 	pthread_mutex_unlock(&pmu_pfm.mu);
 }
 
-/* libpfm4's core PMU: the first present PMU of type core. */
+/*
+ * libpfm4's core PMU: the forced one by name, else the first present PMU
+ * of type core.  By name, because pfm_terminate() leaves the PMUs of an
+ * earlier forced start marked present (libpfm4 4.13), so after a restart
+ * "present" means "present now or earlier in this process".
+ */
 static void
 pmu_pick_pfm_core(struct pmu_ctx *p)
 {
@@ -111,6 +116,8 @@ pmu_pick_pfm_core(struct pmu_ctx *p)
 		if (pfm_get_pmu_info((pfm_pmu_t)i, &pi) != PFM_SUCCESS)
 			continue;
 		if (!pi.is_present || pi.type != PFM_PMU_TYPE_CORE)
+			continue;
+		if (p->pc_force[0] && strcasecmp(pi.name, p->pc_force) != 0)
 			continue;
 		snprintf(p->pc_pfm_pmu, sizeof(p->pc_pfm_pmu), "%s", pi.name);
 		snprintf(p->pc_pfm_desc, sizeof(p->pc_pfm_desc), "%s", pi.desc);

@@ -205,10 +205,15 @@ pmu_resolve_raw(const char *name, struct pmu_counter *out)
 	return 0;
 }
 
-/* Whether libpfm4 knows a PMU of this name that is present here. */
+/*
+ * Whether name[0..len) is a PMU prefix: a present libpfm4 PMU, or under
+ * LIBPFM_FORCE_PMU only the simulated one (see pmu_pick_pfm_core).
+ */
 static int
-pmu_pfm_pmu_present(const char *name, size_t len)
+pmu_pfm_pmu_prefix(const struct pmu_ctx *p, const char *name, size_t len)
 {
+	if (p->pc_force[0])
+		return strlen(p->pc_pfm_pmu) == len && strncasecmp(p->pc_pfm_pmu, name, len) == 0;
 	for (int i = PFM_PMU_NONE; i < PFM_PMU_MAX; i++) {
 		pfm_pmu_info_t pi;
 		memset(&pi, 0, sizeof(pi));
@@ -221,25 +226,50 @@ pmu_pfm_pmu_present(const char *name, size_t len)
 	return 0;
 }
 
-/* "icl.MEM_LOAD_RETIRED.L3_MISS.u" -> "icl::MEM_LOAD_RETIRED:L3_MISS:u". */
-static void
-pmu_pfm_spelling(const char *in, char *out, size_t len)
+/*
+ * "icl.MEM_LOAD_RETIRED.L3_MISS.u" -> "icl::MEM_LOAD_RETIRED:L3_MISS:u";
+ * a name without a PMU gets the model's ("skl::UOPS_ISSUED:ANY"), so that
+ * it is encoded by that model's table.  Returns 1 when the user gave the
+ * PMU.
+ */
+static int
+pmu_pfm_spelling(const struct pmu_ctx *p, const char *in, char *out, size_t len)
 {
 	size_t pl = strcspn(in, ".:");
 	const char *rest = in;
+	int given = 1;
 
 	out[0] = '\0';
 	if (in[pl] == ':' && in[pl + 1] == ':') {
 		snprintf(out, len, "%.*s::", (int)pl, in);
 		rest = in + pl + 2;
-	} else if (in[pl] == '.' && pmu_pfm_pmu_present(in, pl)) {
+	} else if (in[pl] == '.' && pmu_pfm_pmu_prefix(p, in, pl)) {
 		snprintf(out, len, "%.*s::", (int)pl, in);
 		rest = in + pl + 1;
+	} else {
+		given = 0;
+		if (p->pc_pfm_pmu[0])
+			snprintf(out, len, "%s::", p->pc_pfm_pmu);
 	}
 	size_t o = strlen(out);
 	for (; *rest && o + 1 < len; rest++)
 		out[o++] = *rest == '.' ? ':' : *rest;
 	out[o] = '\0';
+	return given;
+}
+
+static int
+pmu_pfm_encode(const char *spelled, struct perf_event_attr *attr, char **fstr)
+{
+	pfm_perf_encode_arg_t arg;
+	memset(&arg, 0, sizeof(arg));
+	memset(attr, 0, sizeof(*attr));
+	*fstr = NULL;
+	arg.attr = attr;
+	arg.fstr = fstr;
+	arg.size = sizeof(arg);
+	return pfm_get_os_event_encoding(spelled, PFM_PLM0 | PFM_PLM3,
+	    PFM_OS_PERF_EVENT_EXT, &arg);
 }
 
 /* libpfm4's fully qualified string without its default-valued modifiers. */
@@ -290,18 +320,19 @@ pmu_resolve_pfm(struct pmu_ctx *p, const char *name, struct pmu_counter *out,
 {
 	char spelled[256];
 	char *fstr = NULL;
-	pfm_perf_encode_arg_t arg;
 
 	if (!p->pc_pfm_ok)
 		return -ENOENT;
-	pmu_pfm_spelling(name, spelled, sizeof(spelled));
-	memset(&arg, 0, sizeof(arg));
-	memset(&out->attr, 0, sizeof(out->attr));
-	arg.attr = &out->attr;
-	arg.fstr = &fstr;
-	arg.size = sizeof(arg);
-	int rc = pfm_get_os_event_encoding(spelled, PFM_PLM0 | PFM_PLM3,
-	    PFM_OS_PERF_EVENT_EXT, &arg);
+	int given = pmu_pfm_spelling(p, name, spelled, sizeof(spelled));
+	int rc = pmu_pfm_encode(spelled, &out->attr, &fstr);
+	/* Not the core PMU's: another PMU of the host's (uncore, perf::) may know it. */
+	if (rc == PFM_ERR_NOTFOUND && !given && !p->pc_force[0]) {
+		free(fstr);
+		pmu_pfm_spelling(p, name, spelled, sizeof(spelled));
+		snprintf(spelled, sizeof(spelled), "%s", strstr(spelled, "::") ?
+		    strstr(spelled, "::") + 2 : spelled);
+		rc = pmu_pfm_encode(spelled, &out->attr, &fstr);
+	}
 	if (rc == PFM_ERR_NOTFOUND || rc == PFM_ERR_INVAL) {
 		free(fstr);
 		return -ENOENT;
@@ -437,7 +468,7 @@ pmu_names_add(struct pmu_ctx *p, int *cap, const char *s)
 	return 0;
 }
 
-/* EVENT and EVENT.UMASK of every event of libpfm4's core PMU. */
+/* EVENT and EVENT.UMASK of every event of the model's libpfm4 PMU. */
 static int
 pmu_names_add_pfm(struct pmu_ctx *p, int *cap)
 {
@@ -449,7 +480,7 @@ pmu_names_add_pfm(struct pmu_ctx *p, int *cap)
 		memset(&pi, 0, sizeof(pi));
 		pi.size = sizeof(pi);
 		if (pfm_get_pmu_info((pfm_pmu_t)i, &pi) != PFM_SUCCESS || !pi.is_present ||
-		    pi.type != PFM_PMU_TYPE_CORE)
+		    strcmp(pi.name, p->pc_pfm_pmu) != 0)
 			continue;
 		for (int e = pi.first_event; e != -1 && !rc; e = pfm_get_event_next(e)) {
 			pfm_event_info_t ei;
@@ -550,7 +581,7 @@ pmu_suggest(struct pmu_ctx *p, const char *name, const char *best[3])
 	for (int i = 0; i < p->pc_nnames; i++) {
 		const char *c = p->pc_names[i];
 		int d = pmu_edit_distance(name, c), dup = 0;
-		if (d > limit || d >= bestd[2])
+		if (d == 0 || d > limit || d >= bestd[2])
 			continue;
 		for (int k = 0; k < nb; k++)
 			dup |= strcasecmp(best[k], c) == 0;
