@@ -243,6 +243,18 @@ sym_note_record(struct sym_session *s, const struct perf_event_header *hdr)
 		(void)sym_proc_note(s->ss_procs, hdr);
 }
 
+void
+sym_note_pid(struct sym_session *s, int32_t pid)
+{
+	struct sym_proc *p = pid > 0 ? sym_proc_get(s->ss_procs, pid) : NULL;
+
+	if (p == NULL || p->pr_born || p->pr_exited || p->pr_fromproc)
+		return;
+	p->pr_fromproc = 1;
+	if (sym_proc_read_maps(s->ss_procs, p, s->ss_proc) == 0)
+		(void)sym_proc_comm(p, s->ss_proc);
+}
+
 const char *
 sym_comm(struct sym_session *s, int32_t pid)
 {

@@ -55,6 +55,15 @@ int sym_setopt(struct sym_session *s, const char *name, const char *value);
  * others are ignored), in stream order. */
 void sym_note_record(struct sym_session *s, const struct perf_event_header *hdr);
 
+/*
+ * Live runs only: a sample of pid was seen.  If no record described the
+ * process (it was running before the run began), read /proc/PID/maps and
+ * comm now, while it is alive, so it still symbolizes at print time after
+ * it exits.  One hash probe for a pid already known.  Never call it while
+ * replaying a file: /proc describes this machine, not the recording.
+ */
+void sym_note_pid(struct sym_session *s, int32_t pid);
+
 int sym_kernel(struct sym_session *s, uint64_t addr, int flags, char *buf, size_t len);
 int sym_user(struct sym_session *s, int32_t pid, uint64_t addr, int flags, char *buf, size_t len);
 

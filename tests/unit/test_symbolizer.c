@@ -601,6 +601,25 @@ test_exited(void)
 	sym_close(s);
 }
 
+/* A process running before the run began: noted at its first sample,
+ * it symbolizes after it is gone. */
+static void
+test_note_pid(void)
+{
+	struct sym_session *s = sym_open(NULL);
+	struct target t;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	CU_ASSERT_EQUAL_FATAL(tgt_start(&t, symtarget_path()), 0);
+	sym_note_pid(s, t.pid);
+	sym_note_pid(s, t.pid);
+	tgt_stop(&t);
+	CU_ASSERT_EQUAL(kill(t.pid, 0), -1);
+	expect_target_funcs(s, &t, "symtarget");
+	CU_ASSERT_STRING_EQUAL(sym_comm(s, t.pid), "symtarget");
+	sym_close(s);
+}
+
 /* ---- JIT maps, vdso ----------------------------------------------------- */
 
 static void
@@ -902,6 +921,7 @@ static const struct cu_test tests[] = {
 	{ "deleted binary", test_deleted },
 	{ "binary in another mount namespace", test_container },
 	{ "exited process from records", test_exited },
+	{ "process noted at its first sample", test_note_pid },
 	{ "perf JIT map", test_perf_map },
 	{ "vdso", test_vdso },
 	{ "kernel: /proc/kallsyms", test_kernel_live },
