@@ -216,8 +216,10 @@ static long bt_proc_ticks(pid_t pid)
 /*
  * A tracer is ready when it holds at least one perf_event or bpf fd, that
  * count has not changed for 300 ms, and it used under half a CPU over the
- * last 100 ms (so it has finished compiling and synthesizing).  Returns the
- * seconds waited, -1 on timeout, -2 if the tracer exited first.
+ * last 100 ms (so it has finished compiling and synthesizing).  A tracer
+ * that keeps a CPU busy on purpose (busy-polling its rings) is taken as
+ * ready once its fds have been stable for 3 s.  Returns the seconds waited,
+ * -1 on timeout, -2 if the tracer exited first.
  */
 static double bt_wait_ready(struct bt_child *c, double timeout)
 {
@@ -237,7 +239,7 @@ static double bt_wait_ready(struct bt_child *c, double timeout)
 		if (n != last) {
 			last = n;
 			stable_since = bt_now();
-		} else if (n > 0 && idle && bt_now() - stable_since >= 0.3) {
+		} else if (n > 0 && bt_now() - stable_since >= (idle ? 0.3 : 3.0)) {
 			return bt_now() - t0;
 		}
 		last_ticks = ticks;

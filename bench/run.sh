@@ -103,6 +103,9 @@ preflight() {
 		for t in perf bpftrace pmctrace; do SKIP[$t]="needs root (system-wide tracing)"; done
 		return
 	fi
+	# Missing peers are installed from Debian's packages when we can.
+	command -v perf >/dev/null && command -v bpftrace >/dev/null ||
+		sh "$TOP/tests/deps.sh" linux-perf bpftrace
 	if [ -z "$(ls -A /sys/kernel/tracing 2>/dev/null)" ]; then
 		mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null ||
 			echo "bench: could not mount tracefs at /sys/kernel/tracing" >&2
@@ -142,9 +145,10 @@ tool_losses() {
 		echo "$lost $(grep -c 'failed to look up stack id' "$base.err")"
 		;;
 	pmctrace)
-		lost=$(cat "$base.out" "$base.err" | awk '/drops? on CPU/ {
-			for (i = 1; i < NF; i++) if ($(i + 1) ~ /^drops?$/) s += $i } END { print s + 0 }')
-		echo "$lost $(grep -v 'on CPU' "$base.err" | grep -ci 'drop')"
+		# DTrace's words: "N drops on CPU C", "N aggregation drops on CPU C",
+		# "N dynamic variable drops", ...: every kind counts as lost data.
+		lost=$(awk '/^pmctrace: [0-9]+ .*drops?( |$)/ { s += $2 } END { print s + 0 }' "$base.err")
+		echo "$lost"
 		;;
 	esac
 }
@@ -158,7 +162,8 @@ tool_events() {
 }
 
 # One trial: workload $1 under tracer $2, repetition $3.  Appends a row to
-# trials.tsv: wl tracer rep wall tracer_cpu events lost extra status reason.
+# trials.tsv: wl tracer rep wall tracer_cpu events lost extra status reason
+# wl_cpu.
 trial() {
 	local wl=$1 tr=$2 rep=$3 base=$RES/trials/$1.$2.$3 tool line status reason
 	local wall tcpu ev="-" lost="-" extra=0 losses
@@ -194,8 +199,9 @@ trial() {
 		[ "$losses" != "$lost" ] && extra=${losses#* }
 		ev=$(tool_events "$tool" "$base")
 	fi
-	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$wl" "$tr" "$rep" "$wall" \
-		"${tcpu:-0}" "${ev:--}" "$lost" "$extra" "$status" "$reason" >>"$RES/trials.tsv"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$wl" "$tr" "$rep" "$wall" \
+		"${tcpu:-0}" "${ev:--}" "$lost" "$extra" "$status" "$reason" \
+		"$(kv wl_cpu "$line")" >>"$RES/trials.tsv"
 	# Keep the first repetition's tracer output for inspection; drop the rest.
 	[ "$rep" = 1 ] || [ "$status" = fail ] || rm -f "$base.out" "$base.err"
 	rm -f "$TMPD/perf.data"
@@ -309,11 +315,29 @@ spread() {
 		END { if (n) printf "%.0f%%", 100 * (hi - lo) / ((hi + lo) / 2) }' "$3"
 }
 
-# Slowdown of tracer $2 on workload $1 (traced median / bare median), or "".
+# Smallest value of column $3 for cell $1/$2 of file $4.
+min_col() {
+	awk -F'\t' -v wl="$1" -v tr="$2" -v col="$3" '
+		$1 == wl && $2 == tr && $9 != "fail" { v = $col + 0; if (n++ == 0 || v < m) m = v }
+		END { print n ? m : "-" }' "$4"
+}
+
+# Slowdown from the fastest runs (traced min / bare min): less sensitive to
+# other load on a shared machine, which only ever adds time.
+slowdown_min() {
+	local b t
+	b=$(min_col "$1" bare 4 "$RES/trials.tsv")
+	t=$(min_col "$1" "$2" 4 "$RES/trials.tsv")
+	[ "$b" = - ] || [ "$t" = - ] && return
+	awk -v b="$b" -v t="$t" 'BEGIN { printf "%.3f", t / b }'
+}
+
+# Slowdown of tracer $2 on workload $1 (traced median / bare median), or "";
+# $3 picks the column: 4 wall time (default), 11 the workload's own CPU time.
 slowdown() {
 	local b t
-	b=$(median "$1" bare 4 "$RES/trials.tsv")
-	t=$(median "$1" "$2" 4 "$RES/trials.tsv")
+	b=$(median "$1" bare "${3:-4}" "$RES/trials.tsv")
+	t=$(median "$1" "$2" "${3:-4}" "$RES/trials.tsv")
 	[ "$b" = - ] || [ "$t" = - ] && return
 	awk -v b="$b" -v t="$t" 'BEGIN { printf "%.3f", t / b }'
 }
@@ -321,7 +345,6 @@ slowdown() {
 extra_text() {
 	case $1 in
 	bpftrace) echo "stack-id errors" ;;
-	pmctrace) echo "other drop lines" ;;
 	esac
 }
 
@@ -330,8 +353,8 @@ report_tracers() {
 	[ -f "$RES/trials.tsv" ] || return
 	echo
 	echo "Tracer overhead (median of $REPS interleaved runs; slowdown = traced wall / bare wall)"
-	printf '%-10s %-15s %9s %6s %9s %13s %10s  %s\n' workload tracer "wall(s)" spread slowdown \
-		"tracer-cpu(s)" events "lost/drops (max per run)"
+	printf '%-10s %-15s %8s %6s %9s %9s %9s %13s %10s  %s\n' workload tracer "wall(s)" spread slowdown \
+		"(by min)" "(by cpu)" "tracer-cpu(s)" events "lost/drops (max per run)"
 	for wl in "${WORKLOADS[@]}"; do
 		for tr in "${TRACERS[@]}"; do
 			tool=$(tool_of "$tr")
@@ -346,8 +369,8 @@ report_tracers() {
 			wall=$(median "$wl" "$tr" 4 "$RES/trials.tsv")
 			[ "$wall" = - ] && continue
 			if [ "$tr" = bare ]; then
-				printf '%-10s %-15s %9.3f %6s %8.3fx %13s %10s  %s\n' "$wl" bare "$wall" \
-					"$(spread "$wl" bare "$RES/trials.tsv")" 1 - - -
+				printf '%-10s %-15s %8.3f %6s %8.3fx %8.3fx %8.3fx %13s %10s  %s\n' "$wl" bare "$wall" \
+					"$(spread "$wl" bare "$RES/trials.tsv")" 1 1 1 - - -
 				continue
 			fi
 			sd=$(slowdown "$wl" "$tr")
@@ -356,8 +379,10 @@ report_tracers() {
 			lost=$(max_col "$wl" "$tr" 7 "$RES/trials.tsv")
 			extra=$(max_col "$wl" "$tr" 8 "$RES/trials.tsv")
 			[ "$extra" != - ] && [ "$extra" != 0 ] && lost="$lost ($extra $(extra_text "$tool"))"
-			printf '%-10s %-15s %9.3f %6s %8.3fx %13.3f %10.0f  %s\n' "$wl" "$tr" "$wall" \
-				"$(spread "$wl" "$tr" "$RES/trials.tsv")" "$sd" "$tcpu" "$ev" "$lost"
+			printf '%-10s %-15s %8.3f %6s %8.3fx %8.3fx %8.3fx %13.3f %10.0f  %s\n' "$wl" "$tr" "$wall" \
+				"$(spread "$wl" "$tr" "$RES/trials.tsv")" "$sd" "$(slowdown_min "$wl" "$tr")" \
+				"$(slowdown "$wl" "$tr" 11)" \
+				"$tcpu" "$ev" "$lost"
 		done
 	done
 }
@@ -460,6 +485,7 @@ machine() {
 	echo "date:     $(date -u '+%Y-%m-%d %H:%M UTC')"
 	echo "machine:  $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(awk '/MemTotal/ { printf "%.0f GB", $2 / 1048576 }' /proc/meminfo), kernel $(uname -r)"
 	echo "tools:    $(perf version 2>/dev/null || echo 'no perf'), $(bpftrace --version 2>/dev/null || echo 'no bpftrace'), pmctrace $(git -C "$TOP" rev-parse --short HEAD 2>/dev/null)$([ -x "$PMCTRACE" ] || echo ' (no binary)') at $PMCTRACE"
+	echo "load:     $(cut -d' ' -f1-3 /proc/loadavg) (1/5/15 min) at the start; other work on the machine adds noise"
 	echo "sizes:    cpu_tree ${WL_ARGS[cpu_tree]} rounds, ctxsw ${WL_ARGS[ctxsw]} round trips, pagefault ${WL_ARGS[pagefault]} pages; BENCH_QUICK=$QUICK"
 }
 
