@@ -49,6 +49,8 @@ struct sym_acache {
 struct sym_session {
 	char *ss_kallsyms, *ss_modules, *ss_debugdir, *ss_proc;
 	struct sym_kernel ss_kern;
+	uint64_t ss_kspace;	/* the kernel's cache space; changes on reload */
+	int ss_kreloaded;
 	char ss_msg[512];
 	struct sym_objcache *ss_objs;
 	struct sym_procs *ss_procs;
@@ -186,6 +188,7 @@ sym_open(int *errp)
 	}
 	if (errp)
 		*errp = 0;
+	s->ss_kspace = 1ull << 63;	/* never a process's space */
 	return s;
 }
 
@@ -293,7 +296,7 @@ static int
 sym_cached(struct sym_session *s, struct sym_proc *p, uint64_t addr,
     uint32_t flags, sym_compute_fn fn, char *buf, size_t len)
 {
-	uint64_t space = p ? p->pr_space : 0;
+	uint64_t space = p ? p->pr_space : s->ss_kspace;
 	const struct ac_ent *e = ac_find(&s->ss_ac, space, addr, flags);
 	char text[SYM_TEXTMAX];
 	int n;
@@ -301,9 +304,10 @@ sym_cached(struct sym_session *s, struct sym_proc *p, uint64_t addr,
 	if (e != NULL)
 		return ac_copy(&s->ss_ac, e, buf, len);
 	n = fn(s, p, addr, (int)flags, text, sizeof(text));
-	/* p's maps may have been read during fn: cache under the new space */
-	ac_store(&s->ss_ac, p ? p->pr_space : 0, addr, flags, text, n);
-	if ((e = ac_find(&s->ss_ac, p ? p->pr_space : 0, addr, flags)) != NULL)
+	/* fn may have read new maps or kallsyms: cache under the new space */
+	space = p ? p->pr_space : s->ss_kspace;
+	ac_store(&s->ss_ac, space, addr, flags, text, n);
+	if ((e = ac_find(&s->ss_ac, space, addr, flags)) != NULL)
 		return ac_copy(&s->ss_ac, e, buf, len);
 	if (n < 0 || len == 0)
 		return -1;
@@ -321,6 +325,27 @@ sym_kregion(const struct sym_kernel *k, uint64_t addr)
 	return NULL;
 }
 
+/*
+ * Modules and BPF programs loaded after kallsyms was read are missing from
+ * it: the first address that falls outside everything known reads it again
+ * (once per session, so garbage addresses cannot make us read it often).
+ */
+static int
+sym_kernel_reload(struct sym_session *s)
+{
+	struct sym_kernel *k = &s->ss_kern;
+
+	if (s->ss_kreloaded || k->sk_loaded <= 0)
+		return 0;
+	s->ss_kreloaded = 1;
+	sym_kernel_free(k);
+	s->ss_kspace++;
+	if (sym_kernel_load(k, s->ss_kallsyms, s->ss_modules, s->ss_msg,
+	    sizeof(s->ss_msg)) < 0)
+		k->sk_loaded = -1;
+	return k->sk_loaded > 0;
+}
+
 static int
 sym_kernel_compute(struct sym_session *s, struct sym_proc *p, uint64_t addr,
     int flags, char *buf, size_t len)
@@ -333,6 +358,9 @@ sym_kernel_compute(struct sym_session *s, struct sym_proc *p, uint64_t addr,
 	if (k->sk_loaded == 0 && sym_kernel_load(k, s->ss_kallsyms,
 	    s->ss_modules, s->ss_msg, sizeof(s->ss_msg)) < 0)
 		k->sk_loaded = -1;
+	if (k->sk_loaded > 0 && addr >= (1ull << 63) &&
+	    sym_tab_lookup(&k->sk_tab, addr) == NULL && sym_kregion(k, addr) == NULL)
+		(void)sym_kernel_reload(s);
 	if (k->sk_loaded < 0)
 		return -1;
 	if ((e = sym_tab_lookup(&k->sk_tab, addr)) != NULL)

@@ -811,6 +811,27 @@ test_kernel_synthetic(void)
 	rmtree(dir);
 }
 
+/* A module loaded after kallsyms was read is found by one re-read. */
+static void
+test_kernel_reload(void)
+{
+	struct sym_session *s = sym_open(NULL);
+	char *dir = tmpdir(), *ks;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	ks = write_tmp(dir, "kallsyms", "ffffffff81000000 T _stext\nffffffff81000100 T _etext\n");
+	sym_setopt(s, "kallsyms", ks);
+	sym_setopt(s, "modules", "/nonexistent");
+	expect_kernel(s, 0xffffffff81000010, SYM_FULL, "vmlinux`_stext+0x10");
+	write_tmp(dir, "kallsyms", "ffffffff81000000 T _stext\nffffffff81000100 T _etext\n"
+	    "ffffffffc0200000 t late_fn\t[late]\n");
+	expect_kernel(s, 0xffffffffc0200000, SYM_FULL, "late`late_fn");
+	expect_kernel(s, 0xffffffff81000010, SYM_FULL, "vmlinux`_stext+0x10");
+	expect_kernel(s, 0xffffffffc0300000, SYM_FULL, NULL);
+	sym_close(s);
+	rmtree(dir);
+}
+
 static void
 test_kptr_restrict(void)
 {
@@ -927,6 +948,7 @@ static const struct cu_test tests[] = {
 	{ "kernel: /proc/kallsyms", test_kernel_live },
 	{ "kernel: modules and tie-breaks", test_kernel_synthetic },
 	{ "kernel: kptr_restrict", test_kptr_restrict },
+	{ "kernel: module loaded later", test_kernel_reload },
 	{ "garbage", test_garbage },
 	{ "overlapping maps", test_map_overlap },
 	{ "address cache", test_cache },
