@@ -50,6 +50,7 @@ enum d_vkind {
 	D_VK_UMOD,	/* umod() */
 	D_VK_UADDR,	/* uaddr() */
 	D_VK_RAW,	/* bytes: structs, unions, arrays */
+	D_VK_FLOAT,	/* float (dv_isize 4) or double (8), host encoding */
 	D_VK_NKINDS
 };
 
@@ -75,13 +76,18 @@ typedef struct dfmt dfmt_t;
 
 #define DFMT_PRINTA	0x1	/* a printa() format: %@ conversions allowed */
 #define DFMT_NOARGS	0x2	/* check only the conversions, not arguments */
+#define DFMT_AGGCOUNT	0x4	/* printa of count(): %@ values are uint64_t */
+#define DFMT_EXACT	0x8	/* printf: extra arguments are an error */
 
 /* Parse fmt and check it against the argument descriptors (for printa,
  * args are the key elements; each %@ takes the next aggregation instead).
  * On failure returns NULL, *errp = -EINVAL, and err holds DTrace's message
- * ("printf( ) argument #2 is incompatible with conversion #1 prototype:...")
- * while *tagp names the D_ tag ("D_PRINTF_ARG_TYPE") for the compiler.
- * fname is "printf" or "printa" (used in messages). */
+ * ("printf( ) argument #2 is incompatible with conversion #1 prototype:...",
+ * no trailing newline) while *tagp names the D_ tag ("D_PRINTF_ARG_TYPE")
+ * for the compiler; *tagp is NULL for a malformed conversion, which DTrace
+ * reports without a tag ("format conversion #1 is undefined: %z").
+ * fname is "printf" or "printa" (used in messages); argument numbers in
+ * messages count the format itself as argument #1 for printf. */
 dfmt_t *dfmt_parse(const char *fname, const char *fmt, int flags,
     const struct d_vdesc *args, int nargs, char *err, size_t errlen,
     const char **tagp, int *errp);
@@ -97,6 +103,7 @@ struct dfmt_ctx {
 	int fc_quiet;				/* -q / quiet option */
 	int fc_rawbytes;			/* rawbytes option */
 	uint32_t fc_stackindent;		/* default 14 */
+	int32_t fc_target;			/* $target: pid for %A of integers */
 };
 
 /* printf(): args[i] points at the encoding of argument i described by the
@@ -148,5 +155,16 @@ int dfmt_probe_prefix(FILE *fp, uint32_t cpu, uint32_t id, const char *func,
     const char *name);
 /* End of a firing's output (non-quiet): "\n". */
 int dfmt_probe_end(FILE *fp, const struct dfmt_ctx *cx);
+
+/* flowindent: "CPU FUNCTION" heading, then per firing "%3d %-41s " with
+ * "-> func" for *entry probes (indenting what follows), "<- func" for
+ * *return probes (unindenting first), "| func:name" otherwise; syscall
+ * probes use "=>"/"<=".  Printed even when quiet, as dtrace(1) does. */
+struct dfmt_flow {
+	int fl_indent;
+};
+int dfmt_flow_header(FILE *fp);
+int dfmt_flow_prefix(FILE *fp, struct dfmt_flow *fl, uint32_t cpu,
+    const char *prov, const char *func, const char *name);
 
 #endif
