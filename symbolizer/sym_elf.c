@@ -242,7 +242,7 @@ so_read_loads(struct sym_obj *o, Elf *e)
 		if (gelf_getphdr(e, (int)i, &ph) == NULL || ph.p_type != PT_LOAD)
 			continue;
 		o->so_loads[o->so_nloads++] = (struct sym_load){
-			ph.p_offset, ph.p_vaddr, ph.p_filesz };
+			ph.p_offset, ph.p_vaddr, ph.p_filesz, ph.p_flags };
 	}
 	return 0;
 }
@@ -265,6 +265,22 @@ sym_obj_vaddr(const struct sym_obj *o, uint64_t off, uint64_t *vaddr)
 	return -ENOENT;
 }
 
+/* The inverse, for code only: the file offset of an executable vaddr
+ * (what a uprobe is attached at). */
+int
+sym_obj_offset(const struct sym_obj *o, uint64_t vaddr, uint64_t *off)
+{
+	for (size_t i = 0; i < o->so_nloads; i++) {
+		const struct sym_load *l = &o->so_loads[i];
+		if ((l->sl_flags & PF_X) && vaddr >= l->sl_vaddr &&
+		    vaddr - l->sl_vaddr < l->sl_filesz) {
+			*off = vaddr - l->sl_vaddr + l->sl_off;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
 /* ---- symbols ---------------------------------------------------------- */
 
 static int
@@ -277,6 +293,9 @@ so_sym_flags(const GElf_Sym *sym)
 		return -1;
 	if (type != STT_NOTYPE)
 		f |= SE_TYPED;
+	/* not STT_GNU_IFUNC: its address is the resolver, not the code run */
+	if (type == STT_FUNC)
+		f |= SE_FUNC;
 	if (GELF_ST_BIND(sym->st_info) == STB_WEAK)
 		f |= SE_WEAK;
 	return f;

@@ -25,6 +25,7 @@
 #define SE_SIZED	0x1	/* size known (nonzero) */
 #define SE_TYPED	0x2	/* not STT_NOTYPE */
 #define SE_WEAK		0x4	/* STB_WEAK */
+#define SE_FUNC		0x8	/* STT_FUNC: code a probe may attach to */
 
 struct sym_ent {
 	uint64_t se_addr;
@@ -77,6 +78,7 @@ void sym_kernel_free(struct sym_kernel *k);
 
 struct sym_load {		/* one PT_LOAD */
 	uint64_t sl_off, sl_vaddr, sl_filesz;
+	uint32_t sl_flags;	/* PF_X ... */
 };
 
 /* The loaded contents of one binary, shared by every mapping of it. */
@@ -109,6 +111,7 @@ void sym_objcache_free(struct sym_objcache *c);
 struct sym_obj *sym_obj_get(struct sym_objcache *c, const char *key,
     const struct sym_src *src, const char *debugdir);
 int sym_obj_vaddr(const struct sym_obj *o, uint64_t off, uint64_t *vaddr);
+int sym_obj_offset(const struct sym_obj *o, uint64_t vaddr, uint64_t *off);
 
 /* DWARF: inlined scopes and lines at vaddr. */
 int sym_obj_inlines(struct sym_obj *o, uint64_t vaddr, const char *mod,

@@ -16,12 +16,15 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <gelf.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "symbolizer/sym_impl.h"
@@ -618,4 +621,105 @@ sym_srcline(struct sym_session *s, int32_t pid, uint64_t addr, char *buf, size_t
 	if (p == NULL)
 		return -1;
 	return sym_cached(s, p, addr, AC_SRCLINE, sym_srcline_compute, buf, len);
+}
+
+/* ---- functions for probes --------------------------------------------- */
+
+/* Where file offset off of object o is in p (0 if no mapping holds it). */
+static uint64_t
+sym_proc_addr(const struct sym_proc *p, const struct sym_obj *o, uint64_t off)
+{
+	for (size_t i = 0; i < p->pr_nmaps; i++) {
+		const struct sym_map *m = &p->pr_maps[i];
+		if (m->sm_obj == o && off >= m->sm_pgoff &&
+		    off - m->sm_pgoff < m->sm_end - m->sm_start)
+			return m->sm_start + (off - m->sm_pgoff);
+	}
+	return 0;
+}
+
+/* A path to the file we can open: ours if it is the same file, else
+ * through the process's root (another mount namespace). */
+static void
+sym_probe_path(struct sym_session *s, const struct sym_proc *p,
+    const struct sym_map *m, char *out, size_t len)
+{
+	char plain[4096];
+	struct stat st;
+	size_t n;
+
+	snprintf(plain, sizeof(plain), "%.4000s", m->sm_path);
+	n = strlen(plain);
+	if (n > 10 && strcmp(plain + n - 10, " (deleted)") == 0)
+		plain[n - 10] = '\0';
+	if (p->pr_exited || (stat(plain, &st) == 0 && (m->sm_ino == 0 ||
+	    (st.st_ino == m->sm_ino && makedev(m->sm_maj, m->sm_min) == st.st_dev))))
+		snprintf(out, len, "%s", plain);
+	else
+		snprintf(out, len, "%s/%d/root%s", s->ss_proc, (int)p->pr_pid, plain);
+}
+
+static int
+sym_obj_funcs(struct sym_session *s, const struct sym_proc *p,
+    const struct sym_map *m, const char *funcglob,
+    int (*cb)(void *arg, const struct sym_func *f), void *arg, int *count)
+{
+	const struct sym_obj *o = m->sm_obj;
+	uint64_t last = 0;
+	char path[4300];
+	int rc;
+
+	sym_probe_path(s, p, m, path, sizeof(path));
+	for (size_t i = 0; i < o->so_tab.st_n; i++) {
+		const struct sym_ent *e = &o->so_tab.st_ents[i];
+		const char *nm = sym_tab_name(&o->so_tab, e);
+		struct sym_func f = { m->sm_name, nm, path, 0, e->se_size, 0 };
+
+		if (!(e->se_flags & SE_FUNC) || (i > 0 && e->se_addr == last) ||
+		    (funcglob && fnmatch(funcglob, nm, 0) != 0) ||
+		    sym_obj_offset(o, e->se_addr, &f.sf_offset) < 0)
+			continue;
+		last = e->se_addr;
+		f.sf_addr = sym_proc_addr(p, o, f.sf_offset);
+		(*count)++;
+		if ((rc = cb(arg, &f)) != 0)
+			return rc;
+	}
+	return 0;
+}
+
+int
+sym_user_funcs(struct sym_session *s, int32_t pid, const char *modglob,
+    const char *funcglob, int (*cb)(void *arg, const struct sym_func *f), void *arg)
+{
+	struct sym_proc *p = sym_user_proc(s, pid);
+	int count = 0, rc;
+
+	if (p == NULL)
+		return -ESRCH;
+	if (p->pr_nmaps == 0 && !p->pr_exited && !p->pr_fromproc) {
+		p->pr_fromproc = 1;
+		if (sym_proc_read_maps(s->ss_procs, p, s->ss_proc) < 0)
+			return -ESRCH;
+	}
+	/* every mapping's object first: a function's address may lie in a
+	 * later mapping of the same file than the one that names it */
+	for (size_t i = 0; i < p->pr_nmaps; i++) {
+		struct sym_map *m = &p->pr_maps[i];
+		if (sym_is_file(m) && (modglob == NULL || fnmatch(modglob, m->sm_name, 0) == 0))
+			(void)sym_map_obj(s, p, m);
+	}
+	for (size_t i = 0; i < p->pr_nmaps; i++) {
+		const struct sym_map *m = &p->pr_maps[i];
+		int seen = 0;
+
+		if (m->sm_obj == NULL || m->sm_obj->so_state <= 0 ||
+		    (modglob && fnmatch(modglob, m->sm_name, 0) != 0))
+			continue;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = p->pr_maps[j].sm_obj == m->sm_obj;
+		if (!seen && (rc = sym_obj_funcs(s, p, m, funcglob, cb, arg, &count)) != 0)
+			return rc;
+	}
+	return count;
 }

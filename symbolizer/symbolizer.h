@@ -71,6 +71,25 @@ int sym_user(struct sym_session *s, int32_t pid, uint64_t addr, int flags, char 
  * compiler recorded it), or -1. */
 int sym_srcline(struct sym_session *s, int32_t pid, uint64_t addr, char *buf, size_t len);
 
+/*
+ * Functions for probes (pid provider, uprobes): every STT_FUNC symbol of
+ * the binaries pid maps now whose module (basename, as frames print it)
+ * and name match the shell globs (NULL matches all), one call per address
+ * (the first matching name in the tie-break order).  GNU ifuncs are left
+ * out: their symbol is the resolver.  cb returning nonzero stops the walk
+ * and is returned; else the number of functions, or -ESRCH.
+ */
+struct sym_func {
+	const char *sf_module;	/* "libc.so.6" */
+	const char *sf_name;
+	const char *sf_path;	/* the file, openable by us (uprobe path) */
+	uint64_t sf_offset;	/* file offset of the first instruction */
+	uint64_t sf_size;
+	uint64_t sf_addr;	/* where it is in the process, 0 if unmapped */
+};
+int sym_user_funcs(struct sym_session *s, int32_t pid, const char *modglob,
+    const char *funcglob, int (*cb)(void *arg, const struct sym_func *f), void *arg);
+
 /* comm of a pid as last seen (records or /proc), or NULL. */
 const char *sym_comm(struct sym_session *s, int32_t pid);
 

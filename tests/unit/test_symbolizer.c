@@ -620,6 +620,75 @@ test_note_pid(void)
 	sym_close(s);
 }
 
+/* ---- functions for probes ---------------------------------------------- */
+
+struct funcs_seen {
+	pid_t pid;
+	int n, bad;
+	char names[32][64];
+	uint64_t addrs[32];
+};
+
+/* Each function's bytes at its file offset must be the process's bytes at
+ * its address: that is what a uprobe at (path, offset) would patch. */
+static int
+funcs_cb(void *arg, const struct sym_func *f)
+{
+	struct funcs_seen *fs = arg;
+	unsigned char a[16], b[16];
+	char mem[64];
+	int fd;
+
+	snprintf(mem, sizeof(mem), "/proc/%d/mem", (int)fs->pid);
+	if ((fd = open(f->sf_path, O_RDONLY)) < 0 || pread(fd, a, 16, (off_t)f->sf_offset) != 16)
+		fs->bad++;
+	if (fd >= 0)
+		close(fd);
+	if ((fd = open(mem, O_RDONLY)) < 0 || pread(fd, b, 16, (off_t)f->sf_addr) != 16 ||
+	    memcmp(a, b, 16) != 0)
+		fs->bad++;
+	if (fd >= 0)
+		close(fd);
+	if (fs->n < 32) {
+		snprintf(fs->names[fs->n], sizeof(fs->names[0]), "%s`%s", f->sf_module, f->sf_name);
+		fs->addrs[fs->n++] = f->sf_addr;
+	}
+	return 0;
+}
+
+static void
+test_user_funcs(void)
+{
+	struct sym_session *s = sym_open(NULL);
+	struct funcs_seen fs = { 0 };
+	struct target t;
+	int n, found = 0;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	CU_ASSERT_EQUAL_FATAL(tgt_start(&t, symtarget_path()), 0);
+	fs.pid = t.pid;
+	n = sym_user_funcs(s, t.pid, "symtarget", "st_*", funcs_cb, &fs);
+	CU_ASSERT_EQUAL(n, 4);		/* st_leaf, st_outer, st_static_work, st_global_fn */
+	CU_ASSERT_EQUAL(fs.bad, 0);
+	for (int i = 0; i < fs.n; i++) {
+		const char *fn = strchr(fs.names[i], '`') + 1;
+		CU_ASSERT_STRING_NOT_EQUAL(fn, "st_inline_sq");	/* inlined: no symbol */
+		if (strcmp(fn, "st_inline_sq") != 0 && fs.addrs[i] == tgt_val(&t, fn))
+			found++;
+	}
+	CU_ASSERT_EQUAL(found, 4);
+	memset(&fs, 0, sizeof(fs));
+	fs.pid = t.pid;
+	n = sym_user_funcs(s, t.pid, "libc.so*", "getppid", funcs_cb, &fs);
+	CU_ASSERT_EQUAL(n, 1);
+	CU_ASSERT_EQUAL(fs.bad, 0);
+	CU_ASSERT_STRING_EQUAL(fs.names[0], "libc.so.6`getppid");
+	CU_ASSERT_EQUAL(sym_user_funcs(s, t.pid, "nomodule", NULL, funcs_cb, &fs), 0);
+	CU_ASSERT_EQUAL(sym_user_funcs(s, FAKEPID + 5, NULL, NULL, funcs_cb, &fs), -ESRCH);
+	tgt_stop(&t);
+	sym_close(s);
+}
+
 /* ---- JIT maps, vdso ----------------------------------------------------- */
 
 static void
@@ -943,6 +1012,7 @@ static const struct cu_test tests[] = {
 	{ "binary in another mount namespace", test_container },
 	{ "exited process from records", test_exited },
 	{ "process noted at its first sample", test_note_pid },
+	{ "functions for probes", test_user_funcs },
 	{ "perf JIT map", test_perf_map },
 	{ "vdso", test_vdso },
 	{ "kernel: /proc/kallsyms", test_kernel_live },
