@@ -272,41 +272,39 @@ pmu_pfm_encode(const char *spelled, struct perf_event_attr *attr, char **fstr)
 	    PFM_OS_PERF_EVENT_EXT, &arg);
 }
 
-/* libpfm4's fully qualified string without its default-valued modifiers. */
+/*
+ * Whether modifier name=val (from libpfm4's fully qualified string) is at
+ * its default and can be left out: u=1, k=1, mh=1, everything else 0.
+ */
+static int
+pmu_pfm_mod_default(const char *tok, size_t len)
+{
+	const char *eq = memchr(tok, '=', len);
+	if (!eq)
+		return 0;
+	size_t nl = (size_t)(eq - tok), vl = len - nl - 1;
+	int dfl_one = (nl == 1 && (tok[0] == 'u' || tok[0] == 'k')) ||
+	    (nl == 2 && tok[0] == 'm' && tok[1] == 'h');
+	return vl == 1 && eq[1] == (dfl_one ? '1' : '0');
+}
+
+/* "skl::BR_MISP_RETIRED:ALL_BRANCHES:e=0:...:k=0" -> "...:ALL_BRANCHES:k=0". */
 static void
 pmu_pfm_canonical(const char *fstr, char *out, size_t len)
 {
-	size_t o = 0;
-	const char *s = fstr;
+	const char *sep = strstr(fstr, "::");
+	const char *s = sep ? sep + 2 : fstr;
+	size_t o = (size_t)snprintf(out, len, "%.*s", sep ? (int)(s - fstr) : 0, fstr);
 
-	out[0] = '\0';
-	while (*s && o + 1 < len) {
+	for (int first = 1; *s && o + 1 < len; first = 0) {
 		size_t tl = strcspn(s, ":");
-		int skip = 0;
-		if (memchr(s, '=', tl)) {
-			const char *eq = memchr(s, '=', tl);
-			size_t vl = tl - (size_t)(eq + 1 - s);
-			/* defaults: u=1, k=1, mh=1, everything else 0 */
-			if ((vl == 1 && eq[1] == '0') ||
-			    (vl == 1 && eq[1] == '1' && (eq - s == 1 || eq - s == 2) &&
-			     (s[0] == 'u' || s[0] == 'k' || (s[0] == 'm' && s[1] == 'h'))))
-				skip = 1;
-		}
-		if (!skip) {
-			int w = snprintf(out + o, len - o, "%s%.*s",
-			    o && out[o - 1] != ':' ? ":" : "", (int)tl, s);
+		if (!pmu_pfm_mod_default(s, tl)) {
+			int w = snprintf(out + o, len - o, "%s%.*s", first ? "" : ":", (int)tl, s);
 			if (w < 0 || (size_t)w >= len - o)
 				break;
 			o += (size_t)w;
 		}
-		s += tl;
-		while (*s == ':')
-			s++;
-		if (s > fstr + 1 && s[-1] == ':' && s[-2] == ':' && o + 2 < len) {
-			out[o++] = ':';
-			out[o++] = ':';
-			out[o] = '\0';
-		}
+		s += tl + (s[tl] == ':');
 	}
 }
 

@@ -60,8 +60,8 @@ pmu_hw_available(struct pmu_ctx *p)
 		int rc = pmu_try_open(&a);
 		p->pc_hw_state = rc == 0;
 		p->pc_hw_errno = -rc;
-		pmu_logf(p, "pmu: hardware cycles counter %s%s%s", rc ? "does not open: " : "opens",
-		    rc ? strerror(-rc) : "", "");
+		pmu_logf(p, "pmu: a hardware cycles counter %s%s", rc ? "does not open: " : "opens",
+		    rc ? strerror(-rc) : "");
 	}
 	return p->pc_hw_state;
 }

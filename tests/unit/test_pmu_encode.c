@@ -89,6 +89,10 @@ test_skylake_modifiers(void)
 	CU_ASSERT_EQUAL(c.attr.exclude_kernel, 1);
 	CU_ASSERT_EQUAL(c.attr.exclude_user, 0);
 	CU_ASSERT_EQUAL(c.fixed_capable, 0);	/* a CMASK makes it a different event */
+	CU_ASSERT_STRING_EQUAL(c.canonical, "skl::INST_RETIRED:ANY_P:c=2:k=0");
+	/* perfmon SKL UOPS_ISSUED.ANY 0x0E/0x01; SDM: E (edge) is bit 18, CMASK 31:24 */
+	CU_ASSERT_EQUAL_FATAL(pmu_resolve(p, "UOPS_ISSUED.ANY.e.c=1", &c, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(c.attr.config, 0x0104010e);
 	/* the ':' spelling libpfm4 itself uses works as well */
 	CU_ASSERT_EQUAL_FATAL(pmu_resolve(p, "skl::INST_RETIRED:ANY_P:k", &c, err, sizeof(err)), 0);
 	CU_ASSERT_EQUAL(c.attr.config, 0x00c0);
