@@ -1,15 +1,15 @@
 /*
  * benchrun: one timed trial of the bench harness.
  *
- *   benchrun [-o FILE] [-e FILE] [-w FILE] [-T SECS] TRACER... ::: WORKLOAD...
+ *   benchrun [-o FILE] [-e FILE] [-w FILE] [-R SECS] [-T SECS] TRACER... ::: WORKLOAD...
  *   benchrun [-w FILE] ::: WORKLOAD...                     (bare run)
  *   benchrun -f LINE [-o FILE] [-T SECS] CMD...             (startup time)
  *   benchrun -L PERF.DATA                                    (perf's losses)
  *
  * Trial mode starts TRACER (stdout to -o, stderr to -e), waits until it is
- * ready (see bt_wait_ready), runs WORKLOAD (output to -w), then stops the
- * tracer with SIGINT and waits for it, escalating to SIGTERM and SIGKILL
- * only after -T seconds.  Startup mode runs CMD with stdout and stderr on
+ * ready (see bt_wait_ready; at most -R seconds, default 20), runs WORKLOAD
+ * (output to -w), then stops the tracer with SIGINT and waits for it,
+ * escalating to SIGTERM and SIGKILL only after -T seconds (default 30).  Startup mode runs CMD with stdout and stderr on
  * one pipe (copied to -o) and times the first line equal to LINE; an empty
  * LINE means "time to exit".  -L walks the records of a perf.data file and
  * prints samples=N lost=N lost_records=N (perf record itself does not say).
@@ -48,7 +48,8 @@ struct bt_opts {
 	const char	*bo_err;	/* tracer stderr */
 	const char	*bo_wout;	/* workload stdout+stderr */
 	const char	*bo_line;	/* startup mode: the line to wait for */
-	double		bo_timeout;	/* readiness and stop timeout */
+	double		bo_ready;	/* readiness timeout */
+	double		bo_timeout;	/* stop timeout */
 	char		**bo_tracer;	/* NULL for a bare run */
 	char		**bo_workload;
 };
@@ -283,7 +284,7 @@ static int bt_trial(struct bt_opts *o)
 			fprintf(stderr, "benchrun: fork: %s\n", strerror((int)-tr.bc_pid));
 			return 1;
 		}
-		ready = bt_wait_ready(&tr, o->bo_timeout);
+		ready = bt_wait_ready(&tr, o->bo_ready);
 		if (ready == -2)
 			note = "tracer-exited-early";
 		else if (ready < 0)
@@ -417,7 +418,7 @@ static int bt_perf_lost(const char *file)
 static int bt_usage(void)
 {
 	fprintf(stderr,
-		"usage: benchrun [-o F] [-e F] [-w F] [-T SECS] [TRACER...] ::: WORKLOAD...\n"
+		"usage: benchrun [-o F] [-e F] [-w F] [-R SECS] [-T SECS] [TRACER...] ::: WORKLOAD...\n"
 		"       benchrun -f LINE [-o F] [-T SECS] CMD...\n"
 		"       benchrun -L PERF.DATA\n");
 	return 2;
@@ -439,16 +440,17 @@ static int bt_split(struct bt_opts *o, char **argv, int argc)
 
 int main(int argc, char **argv)
 {
-	struct bt_opts o = { .bo_timeout = 30 };
+	struct bt_opts o = { .bo_ready = 20, .bo_timeout = 30 };
 	struct sigaction sa = { .sa_handler = bt_on_signal };
 	int opt;
 
-	while ((opt = getopt(argc, argv, "+o:e:w:f:T:L:")) != -1) {
+	while ((opt = getopt(argc, argv, "+o:e:w:f:R:T:L:")) != -1) {
 		switch (opt) {
 		case 'o': o.bo_out = optarg; break;
 		case 'e': o.bo_err = optarg; break;
 		case 'w': o.bo_wout = optarg; break;
 		case 'f': o.bo_line = optarg; break;
+		case 'R': o.bo_ready = atof(optarg); break;
 		case 'T': o.bo_timeout = atof(optarg); break;
 		case 'L': return bt_perf_lost(optarg);
 		default: return bt_usage();

@@ -161,6 +161,17 @@ tool_events() {
 	esac
 }
 
+# benchrun's note word as a phrase for the table.
+note_text() {
+	case $1 in
+	tracer-not-ready) echo "not ready after 20 s (no perf_event/bpf fd, or never settled)" ;;
+	tracer-exited-early) echo "exited before it was ready" ;;
+	tracer-exited-during-run) echo "exited while the workload ran" ;;
+	ok) echo "workload failed" ;;
+	*) echo "$1" ;;
+	esac
+}
+
 # One trial: workload $1 under tracer $2, repetition $3.  Appends a row to
 # trials.tsv: wl tracer rep wall tracer_cpu events lost extra status reason
 # wl_cpu.
@@ -191,8 +202,8 @@ trial() {
 	if [ "$status" = fail ]; then
 		reason=$(first_error "$base.err")
 		[ -n "$reason" ] || reason=$(first_error "$base.wl")
-		[ -n "$reason" ] || reason="$(kv note "$line"), $(kv tracer_status "$line")"
-		reason="$tool: $reason"
+		[ -n "$reason" ] || reason=$(note_text "$(kv note "$line")")", $(kv tracer_status "$line")"
+		case $reason in "$tool:"*) ;; *) reason="$tool: $reason" ;; esac
 	elif [ "$tr" != bare ]; then
 		losses=$(tool_losses "$tool" "$base")
 		lost=${losses%% *}
@@ -239,7 +250,7 @@ startup_argv() {
 }
 
 run_startup() {
-	local rep t line first
+	local rep t line first reason
 	echo "== startup: $REPS repetitions"
 	for ((rep = 1; rep <= REPS; rep++)); do
 		for t in pmctrace bpftrace perf; do
@@ -254,9 +265,10 @@ run_startup() {
 			first=$(kv first "$line")
 			case $first in
 			none:*|"")
-				FAILED[startup.$t]="$t: $(first_error "$RES/startup.$t.out")"
-				[ "${FAILED[startup.$t]}" = "$t: " ] &&
-					FAILED[startup.$t]="$t: no \"hi\" line, $(kv status "$line")"
+				reason=$(first_error "$RES/startup.$t.out")
+				[ -n "$reason" ] || reason="no \"hi\" line, $(kv status "$line")"
+				case $reason in "$t:"*) ;; *) reason="$t: $reason" ;; esac
+				FAILED[startup.$t]=$reason
 				echo "  startup $t: n/a (${FAILED[startup.$t]})"
 				;;
 			*)
