@@ -347,6 +347,38 @@ pmu_read_int(const char *path, int dfl)
 	return atoi(val);
 }
 
+/*
+ * A model hwdb does not list still has a vendor, so that the vendor's
+ * aliases (the architectural events) apply: from libpfm4's description
+ * under LIBPFM_FORCE_PMU, else from /proc/cpuinfo.
+ */
+static void
+pmu_guess_vendor(const struct pmu_ctx *p, struct pmu_budget *b)
+{
+	static const char *const map[][2] = {
+		{ "Intel", "intel" }, { "GenuineIntel", "intel" }, { "AMD", "amd" },
+		{ "AuthenticAMD", "amd" }, { "ARM", "arm" }, { "Arm", "arm" },
+	};
+	char line[256], vendor[64] = "";
+	FILE *f;
+
+	if (p->pc_force[0]) {
+		snprintf(vendor, sizeof(vendor), "%.*s", (int)strcspn(p->pc_pfm_desc, " "),
+		    p->pc_pfm_desc);
+	} else if ((f = fopen("/proc/cpuinfo", "re")) != NULL) {
+		while (!vendor[0] && fgets(line, sizeof(line), f)) {
+			if (strncmp(line, "vendor_id", 9) == 0 && strchr(line, ':'))
+				sscanf(strchr(line, ':') + 1, "%63s", vendor);
+			else if (strncmp(line, "CPU implementer", 15) == 0 && strstr(line, "0x41"))
+				snprintf(vendor, sizeof(vendor), "ARM");
+		}
+		fclose(f);
+	}
+	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (strcmp(vendor, map[i][0]) == 0)
+			snprintf(b->pb_vendor, sizeof(b->pb_vendor), "%s", map[i][1]);
+}
+
 static void
 pmu_budget_build(struct pmu_ctx *p)
 {
@@ -378,6 +410,14 @@ pmu_budget_build(struct pmu_ctx *p)
 		    "libpfm4 pfm_get_pmu_info(%s)", p->pc_pfm_pmu);
 		snprintf(b->pb_fixed_src, sizeof(b->pb_fixed_src), "%s", b->pb_gp_src);
 	}
+	if (!hb)
+		pmu_guess_vendor(p, b);
+	/* Intel's fixed counters 0-2 are architectural (SDM Vol. 3B). */
+	if (!hb && b->pb_fixed >= 3 && strcmp(b->pb_vendor, "intel") == 0)
+		pmu_parse_fixed("0x00c0/instructions 0x003c/cycles 0x0300/ref-cycles", b);
+	/* On a hybrid the budget is the E-core's when that is the smaller. */
+	if (kpmu && hb && strstr(hb->hb_match, "dev=cpu_atom"))
+		kpmu = "cpu_atom";
 	if (kpmu)
 		pmu_budget_sysfs(kpmu, b);
 	/* The hard-lockup detector is a pinned cycles event on every CPU. */

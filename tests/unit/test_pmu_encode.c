@@ -185,6 +185,30 @@ test_zen4(void)
 	close_forced(p);
 }
 
+/*
+ * A model hwdb does not list (Goldmont) still plans, with libpfm4's counter
+ * figures, and still has the vendor's architectural aliases and fixed
+ * counters 0-2 (SDM Vol. 3B: architectural on every Intel core).
+ */
+static void
+test_model_without_hwdb_entry(void)
+{
+	struct pmu_ctx *p = open_forced("glm");
+	struct pmu_counter c;
+	char err[512];
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_PTR_NULL(p->pc_budget.pb_hw);
+	CU_ASSERT_TRUE(p->pc_budget.pb_known);
+	CU_ASSERT_PTR_NOT_NULL(strstr(p->pc_budget.pb_gp_src, "libpfm4 pfm_get_pmu_info(glm)"));
+	CU_ASSERT_STRING_EQUAL(p->pc_budget.pb_vendor, "intel");
+	expect_raw(p, "llcmisses", 0x412e);	/* SDM architectural LLC Misses 2EH/41H */
+	CU_ASSERT_EQUAL_FATAL(pmu_resolve(p, "instructionretired", &c, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(c.fixed_capable, 1);
+	CU_ASSERT_EQUAL_FATAL(pmu_resolve(p, "ref-cycles", &c, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(c.fixed_capable, 2);
+	close_forced(p);
+}
+
 /* A forced model libpfm4 does not know must not silently become the host. */
 static void
 test_unknown_forced_model(void)
@@ -241,6 +265,7 @@ static const struct cu_test tests[] = {
 	{ "sapphire_rapids", test_sapphire_rapids },
 	{ "zen3", test_zen3 },
 	{ "zen4", test_zen4 },
+	{ "model_without_hwdb_entry", test_model_without_hwdb_entry },
 	{ "unknown_forced_model", test_unknown_forced_model },
 	{ "hwdb_aliases_resolve_everywhere", test_hwdb_aliases_resolve_everywhere },
 	{ NULL, NULL }
