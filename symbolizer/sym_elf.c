@@ -466,9 +466,15 @@ so_open_src(struct so_elf *se, struct sym_obj *o, const struct sym_src *src)
 		so_elf_close(se);
 		return -ENOEXEC;
 	}
-	for (int i = 0; i < 3 && src->ss_paths[i]; i++)
+	for (int i = 0; i < 3 && src->ss_paths[i]; i++) {
+		struct stat st;
+		int last = i == 2 || src->ss_paths[i + 1] == NULL;
+		if (last && src->ss_ino &&
+		    (stat(src->ss_paths[i], &st) < 0 || st.st_ino != src->ss_ino))
+			continue;
 		if (so_elf_open(se, src->ss_paths[i]) == 0)
 			return (o->so_path = strdup(src->ss_paths[i])) ? 0 : -ENOMEM;
+	}
 	return -ENOENT;
 }
 
@@ -496,6 +502,11 @@ so_load(struct sym_objcache *c, struct sym_obj *o, const struct sym_src *src,
 	if (so_open_src(&se, o, src) < 0)
 		return o;
 	idlen = so_build_id(se.elf, id);
+	if (src->ss_buildidlen && ((size_t)idlen != src->ss_buildidlen ||
+	    memcmp(id, src->ss_buildid, (size_t)idlen) != 0)) {
+		so_elf_close(&se);	/* not the binary that was mapped */
+		return o;
+	}
 	if (idlen > 0) {
 		so_hex(bkey + 2, id, (size_t)idlen);
 		if ((prev = so_find(c, bkey)) != NULL && prev != o) {

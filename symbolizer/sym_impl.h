@@ -96,11 +96,18 @@ struct sym_obj {
 	int so_dwstate;		/* 0 untried, 1 open, -1 none */
 };
 
-/* Where to read a binary from: candidates tried in order. */
+/* Where to read a binary from: candidates tried in order.  The last path
+ * is the file as we see it, which may be another file by now (replaced,
+ * or a recording from another machine): it is used only if its inode is
+ * ss_ino (when known), and any candidate only if its build id is the one
+ * the record carried (when it carried one). */
 struct sym_src {
 	const char *ss_paths[3];
 	const void *ss_image;	/* in-memory image (vdso) */
 	size_t ss_imagelen;
+	uint64_t ss_ino;
+	const uint8_t *ss_buildid;
+	size_t ss_buildidlen;
 };
 
 struct sym_objcache;

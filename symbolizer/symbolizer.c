@@ -419,7 +419,7 @@ sym_fnv(const unsigned char *p, size_t n)
 static struct sym_obj *
 sym_vdso_obj(struct sym_session *s, struct sym_proc *p, const struct sym_map *m)
 {
-	struct sym_src src = { { NULL }, NULL, 0 };
+	struct sym_src src = { .ss_image = NULL };
 	size_t n = m->sm_end - m->sm_start;
 	void *img = NULL;
 	char path[128], key[64];
@@ -472,7 +472,7 @@ static struct sym_obj *
 sym_file_obj(struct sym_session *s, struct sym_proc *p, const struct sym_map *m)
 {
 	char key[4200], mf[128], root[4200], plain[4096];
-	struct sym_src src = { { NULL }, NULL, 0 };
+	struct sym_src src = { .ss_image = NULL };
 	int i = 0;
 
 	sym_file_key(key, sizeof(key), m);
@@ -488,6 +488,9 @@ sym_file_obj(struct sym_session *s, struct sym_proc *p, const struct sym_map *m)
 		src.ss_paths[i++] = root;
 	}
 	src.ss_paths[i] = plain;
+	src.ss_ino = m->sm_ino;
+	src.ss_buildid = m->sm_buildid;
+	src.ss_buildidlen = m->sm_buildidlen;
 	return sym_obj_get(s->ss_objs, key, &src, s->ss_debugdir);
 }
 

@@ -268,23 +268,45 @@ test_libc(void)
 
 /* ---- symtarget ---------------------------------------------------------- */
 
+/* nm's value of a symbol in prog, and its type letter in *type. */
+static unsigned long long
+nm_value_type(const char *prog, const char *name, char *type)
+{
+	char cmd[PATH_MAX + 64], line[256], nm[128];
+	unsigned long long v = 0, x;
+	char c;
+	FILE *f;
+
+	snprintf(cmd, sizeof(cmd), "nm '%s'", prog);
+	if ((f = popen(cmd, "r")) == NULL)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx %c %127s", &x, &c, nm) == 3 && strcmp(nm, name) == 0) {
+			v = x;
+			*type = c;
+		}
+	pclose(f);
+	return v;
+}
+
+static unsigned long long
+nm_value(const char *prog, const char *name)
+{
+	char type;
+
+	return nm_value_type(prog, name, &type);
+}
+
 /* nm's view: st_static_work is a local text symbol whose address plus the
  * PIE load base is what the process printed. */
 static void
 check_nm(const char *prog, const struct target *t)
 {
-	char cmd[PATH_MAX + 64], line[256], maps[64];
-	unsigned long long v = 0, base = 0, start, pgoff;
-	char type = 0;
+	char line[256], maps[64], type = 0;
+	unsigned long long v = nm_value_type(prog, "st_static_work", &type);
+	unsigned long long base = 0, start, pgoff;
 	FILE *f;
 
-	snprintf(cmd, sizeof(cmd), "nm '%s'", prog);
-	f = popen(cmd, "r");
-	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-	while (fgets(line, sizeof(line), f))
-		if (strstr(line, " st_static_work\n"))
-			sscanf(line, "%llx %c", &v, &type);
-	pclose(f);
 	CU_ASSERT_EQUAL(type, 't');
 	snprintf(maps, sizeof(maps), "/proc/%d/maps", (int)t->pid);
 	f = fopen(maps, "r");
@@ -533,8 +555,8 @@ struct mmap2_rec {
 };
 
 static void
-put_mmap2(struct sym_session *s, uint32_t pid, uint64_t start, uint64_t end,
-    uint64_t pgoff, const char *path)
+put_mmap2_ino(struct sym_session *s, uint32_t pid, uint64_t start, uint64_t end,
+    uint64_t pgoff, const char *path, uint64_t ino, const uint8_t *buildid)
 {
 	struct mmap2_rec r;
 	size_t fl = (strlen(path) + 8) & ~(size_t)7;
@@ -546,9 +568,22 @@ put_mmap2(struct sym_session *s, uint32_t pid, uint64_t start, uint64_t end,
 	r.addr = start;
 	r.len = end - start;
 	r.pgoff = pgoff;
+	r.ino = ino;
+	if (buildid) {		/* the build-id form of the union */
+		r.h.misc |= PERF_RECORD_MISC_MMAP_BUILD_ID;
+		r.maj = 20;
+		memcpy((char *)&r.maj + 4, buildid, 20);
+	}
 	r.prot = 5;
 	snprintf(r.filename, sizeof(r.filename), "%s", path);
 	sym_note_record(s, &r.h);
+}
+
+static void
+put_mmap2(struct sym_session *s, uint32_t pid, uint64_t start, uint64_t end,
+    uint64_t pgoff, const char *path)
+{
+	put_mmap2_ino(s, pid, start, end, pgoff, path, 0, NULL);
 }
 
 /* Feed every file mapping of a live process as MMAP2 records. */
@@ -556,7 +591,7 @@ static int
 feed_maps(struct sym_session *s, pid_t pid)
 {
 	char path[64], line[PATH_MAX + 128], file[PATH_MAX];
-	unsigned long long start, end, pgoff;
+	unsigned long long start, end, pgoff, ino;
 	int n = 0;
 	FILE *f;
 
@@ -564,9 +599,9 @@ feed_maps(struct sym_session *s, pid_t pid)
 	if ((f = fopen(path, "r")) == NULL)
 		return -1;
 	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "%llx-%llx %*s %llx %*s %*s %4095s", &start, &end, &pgoff, file) == 4 &&
-		    file[0] == '/') {
-			put_mmap2(s, (uint32_t)pid, start, end, pgoff, file);
+		if (sscanf(line, "%llx-%llx %*s %llx %*s %llu %4095s", &start, &end, &pgoff,
+		    &ino, file) == 5 && file[0] == '/') {
+			put_mmap2_ino(s, (uint32_t)pid, start, end, pgoff, file, ino, NULL);
 			n++;
 		}
 	fclose(f);
@@ -617,6 +652,44 @@ test_note_pid(void)
 	CU_ASSERT_EQUAL(kill(t.pid, 0), -1);
 	expect_target_funcs(s, &t, "symtarget");
 	CU_ASSERT_STRING_EQUAL(sym_comm(s, t.pid), "symtarget");
+	sym_close(s);
+}
+
+/* Records naming a file that is not the one at that path any more (other
+ * inode, other build id): module only, never another binary's symbols. */
+static void
+test_stale_file(void)
+{
+	struct sym_session *s = sym_open(NULL);
+	struct target t;
+	struct stat st;
+	uint8_t id[20], bad[20];
+	char hex[64];
+	uint64_t a;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	CU_ASSERT_EQUAL_FATAL(tgt_start(&t, symtarget_path()), 0);
+	tgt_stop(&t);
+	CU_ASSERT_EQUAL_FATAL(stat(symtarget_path(), &st), 0);
+	CU_ASSERT_EQUAL_FATAL(build_id_hex(symtarget_path(), hex, sizeof(hex)), 0);
+	for (int i = 0; i < 20; i++) {
+		unsigned v;
+		sscanf(hex + 2 * i, "%2x", &v);
+		id[i] = (uint8_t)v;
+		bad[i] = (uint8_t)(v ^ 1);
+	}
+	/* the whole file mapped at a made-up base, as if from a recording;
+	 * symtarget is an ordinary PIE: file offsets of text are its vaddrs */
+	a = 0x400000 + nm_value(symtarget_path(), "st_outer");
+	put_mmap2_ino(s, FAKEPID + 6, 0x400000, 0x500000, 0, symtarget_path(), st.st_ino, NULL);
+	put_mmap2_ino(s, FAKEPID + 7, 0x400000, 0x500000, 0, symtarget_path(), st.st_ino + 1, NULL);
+	put_mmap2_ino(s, FAKEPID + 8, 0x400000, 0x500000, 0, symtarget_path(), 0, id);
+	put_mmap2_ino(s, FAKEPID + 9, 0x400000, 0x500000, 0, symtarget_path(), 0, bad);
+	expect_user(s, FAKEPID + 6, a, SYM_FUNC, "symtarget`st_outer");
+	expect_user(s, FAKEPID + 8, a, SYM_FUNC, "symtarget`st_outer");
+	snprintf(hex, sizeof(hex), "symtarget`0x%llx", (unsigned long long)a);
+	expect_user(s, FAKEPID + 7, a, SYM_FUNC, hex);
+	expect_user(s, FAKEPID + 9, a, SYM_FUNC, hex);
 	sym_close(s);
 }
 
@@ -1012,6 +1085,7 @@ static const struct cu_test tests[] = {
 	{ "binary in another mount namespace", test_container },
 	{ "exited process from records", test_exited },
 	{ "process noted at its first sample", test_note_pid },
+	{ "records naming a replaced file", test_stale_file },
 	{ "functions for probes", test_user_funcs },
 	{ "perf JIT map", test_perf_map },
 	{ "vdso", test_vdso },
