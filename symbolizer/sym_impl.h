@@ -68,6 +68,7 @@ struct sym_kernel {
 	size_t sk_nmods;
 	struct sym_region *sk_regions;
 	size_t sk_nregions;
+	uint64_t sk_text;	/* _text, for relocating recorded addresses */
 };
 
 int sym_kernel_load(struct sym_kernel *k, const char *kallsyms,

@@ -84,6 +84,8 @@ sk_parse_line(struct sym_kernel *k, char *line)
 	}
 	if (addr == 0)
 		return 0;
+	if (mod == 0 && end - name == 5 && memcmp(name, "_text", 5) == 0)
+		k->sk_text = addr;
 	if (sym_tab_add(&k->sk_tab, addr, 0, flags, (uint16_t)mod, name,
 	    (size_t)(end - name)) < 0)
 		return -ENOMEM;

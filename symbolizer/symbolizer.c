@@ -53,6 +53,7 @@ struct sym_session {
 	char *ss_kallsyms, *ss_modules, *ss_debugdir, *ss_proc;
 	struct sym_kernel ss_kern;
 	uint64_t ss_kspace;	/* the kernel's cache space; changes on reload */
+	uint64_t ss_ktext;	/* _text as a recording saw it, or 0 */
 	int ss_kreloaded;
 	char ss_msg[512];
 	struct sym_objcache *ss_objs;
@@ -242,11 +243,38 @@ sym_errmsg(const struct sym_session *s)
 	return s->ss_msg[0] ? s->ss_msg : NULL;
 }
 
+/*
+ * perf record writes the kernel's text as a map "[kernel.kallsyms]_text"
+ * of pid -1 at the address _text had then.  With KASLR the kernel we read
+ * kallsyms from may sit elsewhere: lookups of a replay shift by the
+ * difference (a live run sees no such record and shifts by nothing).
+ */
+static void
+sym_note_kernel_map(struct sym_session *s, const struct perf_event_header *hdr)
+{
+	static const char tag[] = "[kernel.kallsyms]_text";
+	/* header, pid, tid, addr, len, pgoff; MMAP2 adds dev/ino (or build
+	 * id), ino_generation, prot, flags before the name */
+	size_t off = hdr->type == PERF_RECORD_MMAP2 ? 72 : 40;
+	uint32_t pid;
+	uint64_t start;
+
+	if (hdr->size < off + sizeof(tag))
+		return;
+	memcpy(&pid, (const char *)hdr + 8, sizeof(pid));
+	memcpy(&start, (const char *)hdr + 16, sizeof(start));
+	if (pid == UINT32_MAX && memcmp((const char *)hdr + off, tag, sizeof(tag)) == 0)
+		s->ss_ktext = start;
+}
+
 void
 sym_note_record(struct sym_session *s, const struct perf_event_header *hdr)
 {
-	if (hdr != NULL && hdr->size >= sizeof(*hdr))
-		(void)sym_proc_note(s->ss_procs, hdr);
+	if (hdr == NULL || hdr->size < sizeof(*hdr))
+		return;
+	if (hdr->type == PERF_RECORD_MMAP || hdr->type == PERF_RECORD_MMAP2)
+		sym_note_kernel_map(s, hdr);
+	(void)sym_proc_note(s->ss_procs, hdr);
 }
 
 void
@@ -349,6 +377,21 @@ sym_kernel_reload(struct sym_session *s)
 	return k->sk_loaded > 0;
 }
 
+/* A recorded core-kernel address as this kernel has it (see
+ * sym_note_kernel_map); modules move on their own and are left alone. */
+static uint64_t
+sym_kernel_reloc(const struct sym_session *s, uint64_t addr)
+{
+	const struct sym_kernel *k = &s->ss_kern;
+	const struct sym_region *r;
+	uint64_t moved = addr - s->ss_ktext + k->sk_text;
+
+	if (s->ss_ktext == 0 || k->sk_text == 0 || s->ss_ktext == k->sk_text)
+		return addr;
+	r = sym_kregion(k, moved);
+	return r && r->sr_mod == 0 ? moved : addr;
+}
+
 static int
 sym_kernel_compute(struct sym_session *s, struct sym_proc *p, uint64_t addr,
     int flags, char *buf, size_t len)
@@ -356,20 +399,23 @@ sym_kernel_compute(struct sym_session *s, struct sym_proc *p, uint64_t addr,
 	struct sym_kernel *k = &s->ss_kern;
 	const struct sym_ent *e;
 	const struct sym_region *r;
+	uint64_t a;
 
 	(void)p;
 	if (k->sk_loaded == 0 && sym_kernel_load(k, s->ss_kallsyms,
 	    s->ss_modules, s->ss_msg, sizeof(s->ss_msg)) < 0)
 		k->sk_loaded = -1;
 	if (k->sk_loaded > 0 && addr >= (1ull << 63) &&
-	    sym_tab_lookup(&k->sk_tab, addr) == NULL && sym_kregion(k, addr) == NULL)
+	    sym_tab_lookup(&k->sk_tab, sym_kernel_reloc(s, addr)) == NULL &&
+	    sym_kregion(k, sym_kernel_reloc(s, addr)) == NULL)
 		(void)sym_kernel_reload(s);
 	if (k->sk_loaded < 0)
 		return -1;
-	if ((e = sym_tab_lookup(&k->sk_tab, addr)) != NULL)
+	a = sym_kernel_reloc(s, addr);
+	if ((e = sym_tab_lookup(&k->sk_tab, a)) != NULL)
 		return sym_frame(buf, len, flags & SYM_FORM_MASK, k->sk_mods[e->se_mod],
-		    sym_tab_name(&k->sk_tab, e), addr - e->se_addr, addr);
-	if ((r = sym_kregion(k, addr)) != NULL)
+		    sym_tab_name(&k->sk_tab, e), a - e->se_addr, addr);
+	if ((r = sym_kregion(k, a)) != NULL)
 		return sym_frame(buf, len, flags & SYM_FORM_MASK, k->sk_mods[r->sr_mod],
 		    NULL, 0, addr);
 	return -1;

@@ -974,6 +974,32 @@ test_kernel_reload(void)
 	rmtree(dir);
 }
 
+/* A replay recorded under another KASLR offset: the recorded
+ * "[kernel.kallsyms]_text" map says where _text was. */
+static void
+test_kernel_kaslr(void)
+{
+	struct sym_session *s = sym_open(NULL);
+	char *dir = tmpdir();
+	struct { struct perf_event_header h; uint32_t pid, tid; uint64_t addr, len, pgoff;
+		char name[32]; } r = { { PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL, sizeof(r) },
+		UINT32_MAX, 0, 0xffffffff90000000ull, 0x1000000, 0xffffffff90000000ull,
+		"[kernel.kallsyms]_text" };
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	sym_setopt(s, "kallsyms", write_tmp(dir, "kallsyms",
+	    "ffffffff81000000 T _text\n"
+	    "ffffffff81000100 T alpha\n"
+	    "ffffffff81000200 T _etext\n"
+	    "ffffffffc0001000 t modfn\t[m]\n"));
+	sym_setopt(s, "modules", "/nonexistent");
+	sym_note_record(s, &r.h);
+	expect_kernel(s, 0xffffffff90000104, SYM_FULL, "vmlinux`alpha+0x4");
+	expect_kernel(s, 0xffffffffc0001000, SYM_FULL, "m`modfn");	/* not moved */
+	sym_close(s);
+	rmtree(dir);
+}
+
 static void
 test_kptr_restrict(void)
 {
@@ -1093,6 +1119,7 @@ static const struct cu_test tests[] = {
 	{ "kernel: modules and tie-breaks", test_kernel_synthetic },
 	{ "kernel: kptr_restrict", test_kptr_restrict },
 	{ "kernel: module loaded later", test_kernel_reload },
+	{ "kernel: KASLR offset of a recording", test_kernel_kaslr },
 	{ "garbage", test_garbage },
 	{ "overlapping maps", test_map_overlap },
 	{ "address cache", test_cache },
