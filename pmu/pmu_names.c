@@ -670,7 +670,8 @@ pmu_resolve(struct pmu_ctx *p, const char *name, struct pmu_counter *out,
 		pmu_unknown(p, name, err, errlen);
 		return -ENOENT;
 	}
-	if (rc == -EINVAL && err && err[0] && strstr(err, "knows the event")) {
+	/* -EINVAL comes only from libpfm4 rejecting a unit mask or modifier */
+	if (rc == -EINVAL && err && errlen) {
 		const char *best[3];
 		int nb = pmu_suggest(p, name, best);
 		size_t l = strlen(err);
@@ -685,6 +686,36 @@ pmu_resolve(struct pmu_ctx *p, const char *name, struct pmu_counter *out,
 }
 
 /* ---- listing -------------------------------------------------------- */
+
+static const char *
+pmu_type_name(uint32_t type)
+{
+	switch (type) {
+	case PERF_TYPE_HARDWARE:	return "generic hardware";
+	case PERF_TYPE_SOFTWARE:	return "software";
+	case PERF_TYPE_HW_CACHE:	return "hw-cache";
+	case PERF_TYPE_RAW:		return "raw";
+	default:			return "pmu type";
+	}
+}
+
+int
+pmu_describe(struct pmu_ctx *p, const char *name, char *buf, size_t len)
+{
+	struct pmu_counter c;
+	if (!buf || len == 0)
+		return -EINVAL;
+	int rc = pmu_resolve(p, name, &c, buf, len);
+	if (rc != 0)
+		return rc;
+	const struct hwdb_alias *a = strcmp(c.source, "alias") == 0 ? pmu_alias_find(p, name) : NULL;
+	return snprintf(buf, len, "%s: %s, %s (%s %u:0x%llx)%s%s%s%s%s%s", name,
+	    c.is_hardware ? "hardware" : "software", c.canonical, pmu_type_name(c.attr.type),
+	    c.attr.type, (unsigned long long)c.attr.config,
+	    c.fixed_capable == 2 ? ", fixed counter only" : c.fixed_capable ? ", may use a fixed counter" : "",
+	    a ? " from " : "", a ? a->ha_where : "", a ? " (" : "", a ? a->ha_source : "",
+	    a ? ")" : "");
+}
 
 static int
 pmu_list_aliases(struct pmu_ctx *p, int (*cb)(void *, const char *, int), void *arg)

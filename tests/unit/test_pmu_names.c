@@ -234,6 +234,23 @@ test_list(void)
 	pmu_close(p);
 }
 
+static void
+test_describe(void)
+{
+	struct pmu_ctx *p = host();
+	char buf[512];
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	int n = pmu_describe(p, "cs", buf, sizeof(buf));
+	CU_ASSERT_EQUAL((size_t)n, strlen(buf));
+	CU_ASSERT_STRING_EQUAL(buf, "cs: software, context-switches (software 1:0x3)");
+	CU_ASSERT_EQUAL(pmu_describe(p, "nosuch", buf, sizeof(buf)), -ENOENT);
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "unknown counter"));
+	CU_ASSERT_EQUAL(pmu_describe(p, "cs", NULL, 0), -EINVAL);
+	CU_ASSERT_EQUAL(pmu_describe(p, "timer", buf, sizeof(buf)) > 0, 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "timer: software, cpu-clock (software 1:0x0) from hwdb/aliases.txt:"));
+	pmu_close(p);
+}
+
 /* --- forced models from here on (see pmu_pick_pfm_core) --- */
 
 static struct pmu_ctx *
@@ -269,6 +286,8 @@ test_alias_layer(void)
 	CU_ASSERT_EQUAL_FATAL(pmu_resolve(p, "unhaltedcorecycles", &c, err, sizeof(err)), 0);
 	CU_ASSERT_EQUAL(c.fixed_capable, 1);
 	CU_ASSERT_EQUAL(c.default_period, 2000003);
+	CU_ASSERT_TRUE(pmu_describe(p, "unhaltedreferencecyclesfixed", err, sizeof(err)) > 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "hardware, r300 (raw 4:0x300), fixed counter only from hwdb/aliases.txt:"));
 	/* the alias layer shadows nothing else: a libpfm4 name still resolves */
 	expect(p, "skl.BR_MISP_RETIRED.ALL_BRANCHES", PERF_TYPE_RAW, 0xc5, NULL, "libpfm4");
 	pmu_close(p);
@@ -311,6 +330,7 @@ static const struct cu_test tests[] = {
 	{ "bad_input", test_bad_input },
 	{ "suggestions", test_suggestions },
 	{ "list", test_list },
+	{ "describe", test_describe },
 	{ "alias_layer", test_alias_layer },
 	{ "layer_order", test_layer_order },
 	{ "foreign_pmu_prefix", test_foreign_pmu_prefix },
