@@ -394,6 +394,7 @@ static void
 build_cfmt(char *buf, size_t len, const struct dfmt_piece *pc, int width,
     int prec, int nowidth)
 {
+	const char *conv = pc->fp_conv->fc_cfmt;
 	char *o = buf;
 
 	*o++ = '%';
@@ -414,7 +415,10 @@ build_cfmt(char *buf, size_t len, const struct dfmt_piece *pc, int width,
 		o += sprintf(o, "%d", width < 0 ? -width : width);
 	if (prec > 0)
 		o += sprintf(o, ".%d", prec);
-	snprintf(o, len - (size_t)(o - buf), "%s", pc->fp_conv->fc_cfmt);
+	/* %d of an unsigned value is %u, as DTrace rewrites it */
+	if (strcmp(pc->fp_name, "d") == 0 && !(pc->fp_flags & DFMT_F_SIGNED))
+		conv = "llu";
+	snprintf(o, len - (size_t)(o - buf), "%s", conv);
 }
 
 /* A '*' argument is an integer in the usual 8-byte encoding. */
@@ -431,26 +435,31 @@ dyn_int(const void *const *args, int nargs, int idx, int def)
 	return (int)v;
 }
 
+/* The value's real signedness decides what %@d prints. */
 static int
-print_agg(FILE *out, const struct dfmt_ctx *cx, const char *cfmt,
-    struct dfmt_piece *pc, const struct dfmt_aggval *av)
+print_agg(FILE *out, const struct dfmt_ctx *cx, struct dfmt_piece *p,
+    int width, int prec, const struct dfmt_aggval *av)
 {
-	struct dfmt_piece tmp = *pc;
 	int64_t v = av->av_val;
+	char cfmt[64];
 
 	if (av->av_print)
 		return av->av_print(out, av->av_ctx);
-	/* the value's real signedness decides %d's output */
-	tmp.fp_vd.dv_kind = av->av_unsigned ? D_VK_UINT : D_VK_INT;
-	if (strcmp(pc->fp_name, "d") == 0 && !av->av_unsigned)
-		tmp.fp_flags |= DFMT_F_SIGNED;
-	return dfmt_conv_printer(pc->fp_conv, &tmp.fp_vd)(out, cx, cfmt,
-	    &tmp, &tmp.fp_vd, &v);
+	p->fp_vd.dv_kind = av->av_unsigned ? D_VK_UINT : D_VK_INT;
+	p->fp_vd.dv_isize = 8;
+	if (av->av_unsigned)
+		p->fp_flags &= ~DFMT_F_SIGNED;
+	else
+		p->fp_flags |= DFMT_F_SIGNED;
+	build_cfmt(cfmt, sizeof(cfmt), p, width, prec, 0);
+	return dfmt_conv_printer(p->fp_conv, &p->fp_vd)(out, cx, cfmt, p,
+	    &p->fp_vd, &v);
 }
 
 static int
-print_piece(FILE *out, const struct dfmt_ctx *cx, const struct dfmt_piece *pc, const void *const *args, int nargs,
-    const struct dfmt_aggval *aggs, int naggs, int *cur)
+print_piece(FILE *out, const struct dfmt_ctx *cx, const struct dfmt_piece *pc,
+    const void *const *args, int nargs, const struct dfmt_aggval *aggs,
+    int naggs, int *cur)
 {
 	struct dfmt_piece p = *pc;
 	char cfmt[64];
@@ -461,17 +470,19 @@ print_piece(FILE *out, const struct dfmt_ctx *cx, const struct dfmt_piece *pc, c
 	p.fp_width = width;
 	if (width < 0)
 		p.fp_flags |= DFMT_F_LEFT;
-	pr = dfmt_conv_printer(pc->fp_conv, &pc->fp_vd);
-	build_cfmt(cfmt, sizeof(cfmt), &p, width, prec,
-	    pc->fp_conv->fc_name[0] == 'k' && (p.fp_flags & DFMT_F_LEFT));
 	if (pc->fp_flags & DFMT_F_AGG) {
+		int r;
+
 		if (naggs <= 0)
 			return -EINVAL;
-		int r = print_agg(out, cx, cfmt, &p, &aggs[*cur]);
+		r = print_agg(out, cx, &p, width, prec, &aggs[*cur]);
 		if (*cur < naggs - 1)
 			(*cur)++;
 		return r;
 	}
+	pr = dfmt_conv_printer(pc->fp_conv, &pc->fp_vd);
+	build_cfmt(cfmt, sizeof(cfmt), &p, width, prec,
+	    pc->fp_conv->fc_name[0] == 'k' && (p.fp_flags & DFMT_F_LEFT));
 	if (dfmt_conv_is_pct(pc->fp_conv))
 		return pr(out, cx, cfmt, &p, &pc->fp_vd, NULL);
 	if (pc->fp_arg < 0 || pc->fp_arg >= nargs || args[pc->fp_arg] == NULL)
