@@ -199,7 +199,7 @@ pmu_resolve_raw(const char *name, struct pmu_counter *out)
 			return -ENOENT;
 	out->attr.type = PERF_TYPE_RAW;
 	out->attr.config = strtoull(name + 1, NULL, 16);
-	snprintf(out->canonical, sizeof(out->canonical), "r%llx",
+	snprintf(out->canonical, sizeof(out->canonical), "r%04llx",
 	    (unsigned long long)out->attr.config);
 	out->source = "raw";
 	return 0;
