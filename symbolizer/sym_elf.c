@@ -310,7 +310,7 @@ so_read_syms(struct sym_tab *t, Elf *e, Elf_Scn *scn)
 
 	if (gelf_getshdr(scn, &sh) == NULL || sh.sh_entsize == 0)
 		return 0;
-	while ((d = elf_getdata(scn, d)) != NULL) {
+	while ((d = elf_getdata(scn, d)) != NULL && d->d_buf != NULL) {
 		size_t n = d->d_size / sh.sh_entsize;
 		for (size_t i = 0; i < n; i++) {
 			const char *name;
@@ -601,6 +601,45 @@ so_die_name(Dwarf_Die *die)
 	return dwarf_formstring(&attr);
 }
 
+#define SO_MAXDEPTH	64		/* nesting we follow in corrupt DWARF */
+#define SO_MAXSIBS	(1 << 20)	/* siblings per level, ditto */
+
+/*
+ * The inlined_subroutine DIEs containing pc below parent, outermost first,
+ * appended to chain[*n].  Our own walk rather than dwarf_getscopes: that
+ * one leaks its array when it fails on damaged DWARF.  Namespaces and
+ * classes have no ranges but hold functions (C++), so they are entered.
+ */
+static void
+so_inline_walk(Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *chain, int *n, int depth)
+{
+	Dwarf_Die c;
+	int sibs = 0;
+
+	if (depth >= SO_MAXDEPTH || dwarf_child(parent, &c) != 0)
+		return;
+	do {
+		switch (dwarf_tag(&c)) {
+		case DW_TAG_namespace:
+		case DW_TAG_class_type:
+		case DW_TAG_structure_type:
+			so_inline_walk(&c, pc, chain, n, depth + 1);
+			break;
+		case DW_TAG_subprogram:
+		case DW_TAG_lexical_block:
+		case DW_TAG_inlined_subroutine:
+			if (dwarf_haspc(&c, pc) != 1)
+				break;
+			if (dwarf_tag(&c) == DW_TAG_inlined_subroutine && *n < SO_MAXDEPTH)
+				chain[(*n)++] = c;
+			so_inline_walk(&c, pc, chain, n, depth + 1);
+			return;		/* scopes at one level do not overlap */
+		default:
+			break;
+		}
+	} while (++sibs < SO_MAXSIBS && dwarf_siblingof(&c, &c) == 0);
+}
+
 /*
  * Inlined frames at vaddr, innermost first, each "mod`name\n".  Returns
  * the length written (0 when the address is in no inlined scope), or -1.
@@ -610,26 +649,23 @@ sym_obj_inlines(struct sym_obj *o, uint64_t vaddr, const char *mod,
     char *buf, size_t len)
 {
 	struct sym_dwarf *d = so_dwarf(o);
-	Dwarf_Die cu, *scopes = NULL;
+	Dwarf_Die cu, chain[SO_MAXDEPTH];
 	size_t used = 0;
-	int n;
+	int n = 0;
 
 	if (d == NULL || dwarf_addrdie(d->sd_dw, vaddr, &cu) == NULL)
 		return -1;
-	if ((n = dwarf_getscopes(&cu, vaddr, &scopes)) <= 0)
-		return -1;
-	for (int i = 0; i < n; i++) {
-		const char *nm;
+	so_inline_walk(&cu, vaddr, chain, &n, 0);
+	while (n-- > 0) {
+		const char *nm = so_die_name(&chain[n]);
 		int w;
-		if (dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine ||
-		    (nm = so_die_name(&scopes[i])) == NULL)
+		if (nm == NULL)
 			continue;
 		w = snprintf(buf + used, len - used, "%s`%s\n", mod, nm);
 		if (w < 0 || (size_t)w >= len - used)
 			break;
 		used += (size_t)w;
 	}
-	free(scopes);
 	return (int)used;
 }
 

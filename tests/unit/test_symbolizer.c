@@ -1061,6 +1061,53 @@ test_garbage(void)
 	rmtree(dir);
 }
 
+/* Copies of symtarget with random bytes overwritten (headers, section
+ * table, symbols, DWARF): every lookup must come back, right or wrong. */
+static void
+test_corrupt_copies(void)
+{
+	char *dir = tmpdir(), path[PATH_MAX], buf[512];
+	uint64_t st = 0x9e3779b97f4a7c15ull, so = nm_value(symtarget_path(), "st_outer");
+	unsigned char *img;
+	long size;
+	FILE *f;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(dir);
+	f = fopen(symtarget_path(), "rb");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fseek(f, 0, SEEK_END);
+	size = ftell(f);
+	rewind(f);
+	img = malloc((size_t)size);
+	CU_ASSERT_EQUAL_FATAL(fread(img, 1, (size_t)size, f), (size_t)size);
+	fclose(f);
+	for (int c = 0; c < 150; c++) {
+		struct sym_session *s = sym_open(NULL);
+		unsigned char *m = malloc((size_t)size);
+		memcpy(m, img, (size_t)size);
+		for (int k = 0; k < 1 + c % 16; k++) {
+			st ^= st << 13, st ^= st >> 7, st ^= st << 17;
+			/* half the hits in the first 4 KB (ELF and program headers) */
+			size_t at = (size_t)(st >> 8) % (size_t)((st & 1) ? 4096 : size);
+			m[at] = (unsigned char)(st >> 40);
+		}
+		snprintf(path, sizeof(path), "%s/c%d.so", dir, c);
+		f = fopen(path, "wb");
+		fwrite(m, 1, (size_t)(c % 7 == 6 ? size / 2 : size), f);	/* some truncated */
+		fclose(f);
+		put_mmap2(s, FAKEPID + 10, 0x400000, 0x400000 + (uint64_t)size, 0, path);
+		for (uint64_t a = 0x400000; a < 0x400000 + (uint64_t)size; a += 97)
+			(void)sym_user(s, FAKEPID + 10, a, SYM_FULL | (c & 1 ? SYM_INLINE : 0),
+			    buf, sizeof(buf));
+		(void)sym_srcline(s, FAKEPID + 10, 0x400000 + so, buf, sizeof(buf));
+		CU_ASSERT_TRUE(sym_user(s, FAKEPID + 10, 0x400000 + so, SYM_MOD, buf, sizeof(buf)) > 0);
+		sym_close(s);
+		free(m);
+	}
+	free(img);
+	rmtree(dir);
+}
+
 /* A later mmap over part of an earlier one replaces that part only. */
 static void
 test_map_overlap(void)
@@ -1121,6 +1168,7 @@ static const struct cu_test tests[] = {
 	{ "kernel: module loaded later", test_kernel_reload },
 	{ "kernel: KASLR offset of a recording", test_kernel_kaslr },
 	{ "garbage", test_garbage },
+	{ "corrupt copies", test_corrupt_copies },
 	{ "overlapping maps", test_map_overlap },
 	{ "address cache", test_cache },
 	{ NULL, NULL },
