@@ -321,8 +321,10 @@ so_read_syms(struct sym_tab *t, Elf *e, Elf_Scn *scn)
 			    (name = elf_strptr(e, sh.sh_link, sym.st_name)) == NULL ||
 			    name[0] == '\0')
 				continue;
+			/* "name@@GLIBC_2.2.5" (.symver in .symtab): the name is
+			 * what a user calls; the version is noise in a frame */
 			if (sym_tab_add(t, sym.st_value, sym.st_size, f, 0, name,
-			    strlen(name)) < 0)
+			    strcspn(name + 1, "@") + 1) < 0)
 				return -ENOMEM;
 		}
 	}

@@ -729,6 +729,15 @@ funcs_cb(void *arg, const struct sym_func *f)
 	return 0;
 }
 
+static int
+versioned_cb(void *arg, const struct sym_func *f)
+{
+	int *n = arg;
+
+	*n += strchr(f->sf_name, '@') != NULL;
+	return 0;
+}
+
 static void
 test_user_funcs(void)
 {
@@ -757,6 +766,10 @@ test_user_funcs(void)
 	CU_ASSERT_EQUAL(fs.bad, 0);
 	CU_ASSERT_STRING_EQUAL(fs.names[0], "libc.so.6`getppid");
 	CU_ASSERT_EQUAL(sym_user_funcs(s, t.pid, "nomodule", NULL, funcs_cb, &fs), 0);
+	/* no "name@@GLIBC_x" version suffixes in names */
+	n = 0;
+	CU_ASSERT_TRUE(sym_user_funcs(s, t.pid, "libc.so*", NULL, versioned_cb, &n) > 1000);
+	CU_ASSERT_EQUAL(n, 0);
 	CU_ASSERT_EQUAL(sym_user_funcs(s, FAKEPID + 5, NULL, NULL, funcs_cb, &fs), -ESRCH);
 	tgt_stop(&t);
 	sym_close(s);
