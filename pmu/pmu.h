@@ -5,7 +5,8 @@
  * pmu_open() initialises libpfm4 once (honouring LIBPFM_FORCE_PMU) and loads
  * the hwdb tables; libpfm4 stays behind this header.  pmu_resolve() turns a
  * name (friendly alias, perf generic name, libpfm4 native name with '.' for
- * ':', or raw rNNNN) into an attr.  pmu_plan() places every counter a script
+ * ':', a kernel PMU's sysfs event such as msr.tsc, or raw rNNNN) into an
+ * attr.  pmu_plan() places every counter a script
  * needs into groups before anything is opened and fails, with a message
  * naming the budget, when they cannot be counted at once.  Functions return
  * 0 or -errno and write a human message into the caller's buffer.
@@ -32,7 +33,7 @@ struct pmu_counter {
 					   2 fixed counter only (*fixed aliases,
 					   Intel pseudo-events like ref-cycles) */
 	uint64_t default_period;	/* for a bare pmc:::name */
-	const char *source;		/* "alias", "generic", "libpfm4", "raw" */
+	const char *source;		/* "alias", "generic", "libpfm4", "sysfs", "raw" */
 };
 
 /* Plan: counters in groups, each group counted at once. */

@@ -67,6 +67,12 @@ const struct hwdb_alias *pmu_alias_find(const struct pmu_ctx *p,
 void pmu_names_free(struct pmu_ctx *p);
 extern const char *const pmu_sw_names[];
 
+/* pmu_sysfs.c */
+#define PMU_SYSFS_ROOT	"/sys/bus/event_source/devices"
+int pmu_sysfs_resolve(const char *root, const char *name, struct perf_event_attr *attr,
+    char *canon, size_t clen, int *is_core);
+int pmu_sysfs_names(const char *root, int (*add)(void *, const char *), void *arg);
+
 /* pmu_probe.c */
 int pmu_try_open(const struct perf_event_attr *attr);
 

@@ -9,6 +9,8 @@
  *      (<cache>-<op>[-misses]) and software events;
  *   3. libpfm4 native events of the model's PMU, '.' standing for ':'
  *      (icl.MEM_LOAD_RETIRED.L3_MISS.u = icl::MEM_LOAD_RETIRED:L3_MISS:u);
+ *   then the events the kernel's PMUs publish in sysfs (msr/tsc/, msr.tsc,
+ *      cpu/event=0x3c/: pmu_sysfs.c);
  *   4. raw codes r<hex>: the PMU's own event-select encoding.
  * Layers 1, 2 and 4 take a trailing .u / .k (or :u / :k) to count only user
  * or only kernel mode; libpfm4 parses its own modifiers.  An unknown name
@@ -330,6 +332,9 @@ pmu_resolve_pfm(struct pmu_ctx *p, const char *name, struct pmu_counter *out,
 		snprintf(spelled, sizeof(spelled), "%s", strstr(spelled, "::") ?
 		    strstr(spelled, "::") + 2 : spelled);
 		rc = pmu_pfm_encode(spelled, &out->attr, &fstr);
+		/* libpfm4's perf_raw PMU takes r<hex> too: leave that to layer 4 */
+		if (rc == PFM_SUCCESS && fstr && strncmp(fstr, "perf_raw::", 10) == 0)
+			rc = PFM_ERR_NOTFOUND;
 	}
 	if (rc == PFM_ERR_NOTFOUND || rc == PFM_ERR_INVAL) {
 		free(fstr);
@@ -347,7 +352,28 @@ pmu_resolve_pfm(struct pmu_ctx *p, const char *name, struct pmu_counter *out,
 	return 0;
 }
 
-/* Layers 2-4 for one spelling. */
+static int
+pmu_resolve_sysfs(const char *name, struct pmu_counter *out)
+{
+	int core = 0;
+	int rc = pmu_sysfs_resolve(PMU_SYSFS_ROOT, name, &out->attr, out->canonical,
+	    sizeof(out->canonical), &core);
+	if (rc != 0)
+		return rc;
+	out->source = "sysfs";
+	out->is_hardware = core;	/* msr, power, uncore: no core register */
+	return 0;
+}
+
+static void
+pmu_apply_plm(struct pmu_counter *out, int xu, int xk)
+{
+	out->attr.exclude_user = (unsigned)xu;
+	out->attr.exclude_kernel = (unsigned)xk;
+	out->attr.exclude_hv = 1;
+}
+
+/* Layers 2-4 (and the kernel's sysfs events) for one spelling. */
 static int
 pmu_resolve_target(struct pmu_ctx *p, const char *name, struct pmu_counter *out,
     char *err, size_t errlen)
@@ -359,16 +385,19 @@ pmu_resolve_target(struct pmu_ctx *p, const char *name, struct pmu_counter *out,
 	int plm = pmu_strip_plm(base, &xu, &xk);
 	int rc = pmu_resolve_generic(base, out);
 	if (rc == -ENOENT)
-		rc = pmu_resolve_raw(base, out);
-	if (rc == 0) {
-		if (plm) {
-			out->attr.exclude_user = (unsigned)xu;
-			out->attr.exclude_kernel = (unsigned)xk;
-			out->attr.exclude_hv = 1;
-		}
-		return 0;
+		rc = pmu_resolve_pfm(p, name, out, err, errlen);
+	if (rc == -ENOENT)
+		rc = pmu_resolve_sysfs(name, out);
+	if (rc == -EINVAL && strcmp(out->source ? out->source : "", "libpfm4") != 0) {
+		pmu_set_err(err, errlen, "counter \"%s\": the kernel PMU's sysfs entry does not "
+		    "describe this event", name);
+		return -EINVAL;
 	}
-	return pmu_resolve_pfm(p, name, out, err, errlen);
+	if (rc == -ENOENT && (rc = pmu_resolve_raw(base, out)) == 0 && plm)
+		pmu_apply_plm(out, xu, xk);
+	if (rc == 0 && plm && strcmp(out->source, "generic") == 0)
+		pmu_apply_plm(out, xu, xk);
+	return rc;
 }
 
 /* The budget id, then the vendor, then "*". */
@@ -466,6 +495,18 @@ pmu_names_add(struct pmu_ctx *p, int *cap, const char *s)
 	return 0;
 }
 
+struct pmu_names_acc {
+	struct pmu_ctx *p;
+	int *cap;
+};
+
+static int
+pmu_names_add_cb(void *arg, const char *name)
+{
+	struct pmu_names_acc *a = arg;
+	return pmu_names_add(a->p, a->cap, name);
+}
+
 /* EVENT and EVENT.UMASK of every event of the model's libpfm4 PMU. */
 static int
 pmu_names_add_pfm(struct pmu_ctx *p, int *cap)
@@ -523,6 +564,9 @@ pmu_names_build(struct pmu_ctx *p)
 	}
 	if (!rc && p->pc_pfm_ok)
 		rc = pmu_names_add_pfm(p, &cap);
+	struct pmu_names_acc acc = { p, &cap };
+	if (!rc)
+		rc = pmu_sysfs_names(PMU_SYSFS_ROOT, pmu_names_add_cb, &acc);
 	return rc;
 }
 
@@ -633,17 +677,20 @@ static void
 pmu_finish(struct pmu_ctx *p, struct pmu_counter *c)
 {
 	c->attr.size = sizeof(c->attr);
-	c->is_hardware = c->attr.type != PERF_TYPE_SOFTWARE &&
-	    c->attr.type != PERF_TYPE_TRACEPOINT && c->attr.type != PERF_TYPE_BREAKPOINT;
+	if (strcmp(c->source, "sysfs") != 0)	/* pmu_resolve_sysfs knows better */
+		c->is_hardware = c->attr.type != PERF_TYPE_SOFTWARE &&
+		    c->attr.type != PERF_TYPE_TRACEPOINT && c->attr.type != PERF_TYPE_BREAKPOINT;
 	if (c->is_hardware && c->fixed_capable == 0) {
 		if (pmu_fixed_only(&p->pc_budget, c))
 			c->fixed_capable = 2;
 		else if (pmu_fixed_slot(&p->pc_budget, c) >= 0)
 			c->fixed_capable = 1;
 	}
-	if (!c->is_hardware)
+	if (c->attr.type == PERF_TYPE_SOFTWARE)
 		c->default_period = c->attr.config == PERF_COUNT_SW_CPU_CLOCK ||
 		    c->attr.config == PERF_COUNT_SW_TASK_CLOCK ? PMU_PERIOD_CLOCK_NS : 1;
+	else if (!c->is_hardware)
+		c->default_period = PMU_PERIOD_EVENTS;
 	else
 		c->default_period = pmu_is_cycle_like(c) ? PMU_PERIOD_CYCLES : PMU_PERIOD_EVENTS;
 }
