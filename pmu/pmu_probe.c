@@ -275,6 +275,18 @@ pmu_out_bool(struct pmu_out *o, const char *key, int v)
 	pmu_out_str(o, key, v ? "yes" : "no");
 }
 
+/* An element of an array of strings: a "- text" line in text. */
+static void
+pmu_out_item(struct pmu_out *o, const char *val)
+{
+	if (o->json) {
+		pmu_out_sep(o, NULL);
+		pmu_json_str(o->f, val);
+	} else {
+		fprintf(o->f, "  - %s\n", val);
+	}
+}
+
 /* ---- facts ------------------------------------------------------------ */
 
 static void
@@ -582,6 +594,40 @@ pmu_report_aliases(struct pmu_ctx *p, struct pmu_out *o)
 	pmu_out_close(o, 1);
 }
 
+/* What the user can do about what the report found, one line each. */
+static void
+pmu_report_advice(struct pmu_ctx *p, struct pmu_out *o)
+{
+	char kbuf[64], par[16], tfs[256], line[320];
+	uint64_t eff = 0;
+	int privileged = pmu_caps_effective(&eff) == 0 &&
+	    ((eff >> CAP_PERFMON & 1) || (eff >> CAP_SYS_ADMIN & 1));
+	int kpmu = pmu_kernel_core_pmu(kbuf, sizeof(kbuf)) != NULL;
+
+	pmu_out_open(o, "advice", "What you can do", 1);
+	if (!kpmu && pmu_cpuinfo_flag("hypervisor"))
+		pmu_out_item(o, "hardware counters need a virtual PMU: enable it in the hypervisor "
+		    "(QEMU/KVM: -cpu host or pmu=on; VMware: \"Virtualize CPU performance "
+		    "counters\"; cloud: an instance type that exposes the PMU) or run on bare metal");
+	else if (!kpmu)
+		pmu_out_item(o, "the kernel has no PMU driver for this CPU; a newer kernel may have one");
+	if (!pmu_hw_available(p))
+		pmu_out_item(o, "meanwhile use the software counters: cpu-clock, task-clock, "
+		    "page-faults, context-switches (pmc:::cpu-clock-1000000, profile-997)");
+	if (pmu_read_line("/proc/sys/kernel/perf_event_paranoid", par, sizeof(par)) == 0 &&
+	    atoi(par) >= 2 && !privileged) {
+		snprintf(line, sizeof(line), "perf_event_paranoid=%s limits this user to its own "
+		    "user-space events: run as root, grant CAP_PERFMON, or lower it", par);
+		pmu_out_item(o, line);
+	}
+	if (p->pc_budget.pb_watchdog)
+		pmu_out_item(o, "the NMI watchdog holds one counter: "
+		    "echo 0 > /proc/sys/kernel/nmi_watchdog frees it");
+	if (!pmu_tracefs(tfs, sizeof(tfs)))
+		pmu_out_item(o, "tracefs is not mounted: mount -t tracefs nodev /sys/kernel/tracing");
+	pmu_out_close(o, 1);
+}
+
 int
 pmu_hw_report(struct pmu_ctx *p, FILE *out, int json)
 {
@@ -605,6 +651,7 @@ pmu_hw_report(struct pmu_ctx *p, FILE *out, int json)
 	pmu_report_tracing(&o);
 	pmu_report_sw(p, &o);
 	pmu_report_aliases(p, &o);
+	pmu_report_advice(p, &o);
 	if (json)
 		fputs("\n}\n", out);
 	return ferror(out) ? -EIO : 0;

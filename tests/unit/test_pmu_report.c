@@ -166,9 +166,11 @@ test_report_text(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(t, "bpf: "));
 	CU_ASSERT_PTR_NOT_NULL(strstr(t, "general_purpose_source: "));
 	CU_ASSERT_PTR_NOT_NULL(strstr(t, "  cpu-clock  opens=yes"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(t, "\nWhat you can do\n"));
 	if (!pmu_hw_available(p)) {
 		CU_ASSERT_PTR_NOT_NULL(strstr(t, "available: no"));
 		CU_ASSERT_PTR_NOT_NULL(strstr(t, SW_HINT));
+		CU_ASSERT_PTR_NOT_NULL(strstr(t, "  - meanwhile use the software counters"));
 	}
 	/* every friendly alias has a line saying whether it resolves */
 	for (int i = 0; i < hwdb_naliases; i++) {
@@ -191,7 +193,7 @@ test_report_json(void)
 	static const char *const keys[] = {
 		"\"hardware_counters\": {", "\"cpu\": {", "\"kernel_pmus\": [", "\"libpfm4\": {",
 		"\"budget\": {", "\"permissions\": {", "\"tracing\": {",
-		"\"software_events\": [", "\"aliases\": [", "\"statement\": \"",
+		"\"software_events\": [", "\"aliases\": [", "\"statement\": \"", "\"advice\": [",
 	};
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 		CU_ASSERT_PTR_NOT_NULL(strstr(j, keys[i]));
