@@ -25,7 +25,6 @@
 
 #include "pmu/pmu_impl.h"
 
-#define PMU_SYSFS_DEVICES "/sys/bus/event_source/devices"
 
 /*
  * libpfm4 keeps one process-wide table; this mirrors it.  It is the one
@@ -213,13 +212,13 @@ pmu_kernel_core_pmu(char *buf, size_t len)
 	char path[256];
 
 	for (int i = 0; fixed_names[i]; i++) {
-		snprintf(path, sizeof(path), PMU_SYSFS_DEVICES "/%s", fixed_names[i]);
+		snprintf(path, sizeof(path), PMU_SYSFS_ROOT "/%s", fixed_names[i]);
 		if (access(path, F_OK) == 0) {
 			snprintf(buf, len, "%s", fixed_names[i]);
 			return buf;
 		}
 	}
-	DIR *d = opendir(PMU_SYSFS_DEVICES);
+	DIR *d = opendir(PMU_SYSFS_ROOT);
 	if (!d)
 		return NULL;
 	const char *found = NULL;
@@ -272,7 +271,7 @@ pmu_caps_count(const char *pmu, const char *const *files, char *src, size_t srcl
 	char path[160], val[64];
 
 	for (int i = 0; files[i]; i++) {
-		snprintf(path, sizeof(path), PMU_SYSFS_DEVICES "/%s/caps/%s", pmu, files[i]);
+		snprintf(path, sizeof(path), PMU_SYSFS_ROOT "/%s/caps/%s", pmu, files[i]);
 		if (pmu_read_line(path, val, sizeof(val)) != 0 || !val[0])
 			continue;
 		unsigned long long v = strtoull(val, NULL, 0);
@@ -313,14 +312,14 @@ pmu_host_entry(struct pmu_ctx *p, const char *kpmu)
 	if (kpmu && strcmp(kpmu, "cpu_core") == 0) {
 		const struct hwdb_budget *pc = pmu_hwdb_match("dev=cpu_core");
 		const struct hwdb_budget *ec = NULL;
-		if (access(PMU_SYSFS_DEVICES "/cpu_atom", F_OK) == 0)
+		if (access(PMU_SYSFS_ROOT "/cpu_atom", F_OK) == 0)
 			ec = pmu_hwdb_match("dev=cpu_atom");
 		if (pc && ec)
 			return ec->hb_gp_smt < pc->hb_gp_smt ? ec : pc;
 		return pc ? pc : ec;
 	}
 	if (kpmu) {
-		snprintf(path, sizeof(path), PMU_SYSFS_DEVICES "/%s/caps/pmu_name", kpmu);
+		snprintf(path, sizeof(path), PMU_SYSFS_ROOT "/%s/caps/pmu_name", kpmu);
 		if (pmu_read_line(path, val, sizeof(val)) == 0) {
 			snprintf(key, sizeof(key), "caps=%s", val);
 			hb = pmu_hwdb_match(key);

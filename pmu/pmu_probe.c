@@ -27,7 +27,6 @@
 #define CAP_BPF		39
 #endif
 
-#define PMU_DEVICES	"/sys/bus/event_source/devices"
 #define PMU_SW_HINT	"software counters work: cpu-clock, task-clock, page-faults, context-switches"
 
 /* Open attr on the calling thread, any CPU, and close it.  0 or -errno. */
@@ -72,7 +71,7 @@ pmu_device_list(char *buf, size_t len)
 {
 	size_t o = 0;
 	buf[0] = '\0';
-	DIR *d = opendir(PMU_DEVICES);
+	DIR *d = opendir(PMU_SYSFS_ROOT);
 	if (!d) {
 		snprintf(buf, len, "none readable");
 		return;
@@ -127,7 +126,7 @@ pmu_explain_unavailable(struct pmu_ctx *p, const char *counter, char *buf, size_
 		    "(%sthe kernel lists no CPU PMU among %s: %s; perf_event_open(cycles): %s); %s",
 		    who, pmu_cpuinfo_flag("hypervisor") ?
 		    "a virtual machine whose hypervisor passes no PMU through: " : "",
-		    PMU_DEVICES, devs, err, PMU_SW_HINT);
+		    PMU_SYSFS_ROOT, devs, err, PMU_SW_HINT);
 	}
 	pmu_read_line("/proc/sys/kernel/perf_event_paranoid", par, sizeof(par));
 	if (p->pc_hw_errno == EACCES || p->pc_hw_errno == EPERM)
@@ -349,16 +348,16 @@ static void
 pmu_report_kernel_pmus(struct pmu_out *o)
 {
 	char path[512], type[32], name[64];
-	DIR *d = opendir(PMU_DEVICES);
-	pmu_out_open(o, "kernel_pmus", "Kernel PMUs (" PMU_DEVICES ")", 1);
+	DIR *d = opendir(PMU_SYSFS_ROOT);
+	pmu_out_open(o, "kernel_pmus", "Kernel PMUs (" PMU_SYSFS_ROOT ")", 1);
 	struct dirent *de;
 	while (d && (de = readdir(d)) != NULL) {
 		if (de->d_name[0] == '.')
 			continue;
-		snprintf(path, sizeof(path), PMU_DEVICES "/%s/type", de->d_name);
+		snprintf(path, sizeof(path), PMU_SYSFS_ROOT "/%s/type", de->d_name);
 		if (pmu_read_line(path, type, sizeof(type)) != 0)
 			snprintf(type, sizeof(type), "?");
-		snprintf(path, sizeof(path), PMU_DEVICES "/%s/caps/pmu_name", de->d_name);
+		snprintf(path, sizeof(path), PMU_SYSFS_ROOT "/%s/caps/pmu_name", de->d_name);
 		if (pmu_read_line(path, name, sizeof(name)) != 0)
 			name[0] = '\0';
 		pmu_out_rec(o);
@@ -531,7 +530,7 @@ pmu_report_tracing(struct pmu_out *o)
 	snprintf(path, sizeof(path), "%s/events", mnt ? mnt : "/sys/kernel/tracing");
 	pmu_out_int(o, "tracepoint_groups", mnt ? pmu_count_dirs(path) : -1);
 	snprintf(path, sizeof(path), "%s/uprobe_events", mnt ? mnt : "/sys/kernel/tracing");
-	pmu_out_bool(o, "uprobes", access(PMU_DEVICES "/uprobe", F_OK) == 0 &&
+	pmu_out_bool(o, "uprobes", access(PMU_SYSFS_ROOT "/uprobe", F_OK) == 0 &&
 	    access(path, F_OK) == 0);
 	int rc = pmu_bpf_probe();
 	pmu_out_bool(o, "bpf", rc == 0);
