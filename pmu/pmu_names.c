@@ -386,9 +386,7 @@ pmu_resolve_target(struct pmu_ctx *p, const char *name, struct pmu_counter *out,
 	int rc = pmu_resolve_generic(base, out);
 	if (rc == -ENOENT)
 		rc = pmu_resolve_pfm(p, name, out, err, errlen);
-	if (rc == -ENOENT)
-		rc = pmu_resolve_sysfs(name, out);
-	if (rc == -EINVAL && strcmp(out->source ? out->source : "", "libpfm4") != 0) {
+	if (rc == -ENOENT && (rc = pmu_resolve_sysfs(name, out)) == -EINVAL) {
 		pmu_set_err(err, errlen, "counter \"%s\": the kernel PMU's sysfs entry does not "
 		    "describe this event", name);
 		return -EINVAL;

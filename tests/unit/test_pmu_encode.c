@@ -110,6 +110,7 @@ test_skylake_bad_umask(void)
 	char err[512];
 	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
 	CU_ASSERT_EQUAL(pmu_resolve(p, "INST_RETIRED.ANY", &c, err, sizeof(err)), -EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "libpfm4 (skl) knows the event but not \"skl::INST_RETIRED:ANY\""));
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "did you mean"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(err, "INST_RETIRED.ANY_P"));
 	close_forced(p);
