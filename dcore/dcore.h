@@ -76,6 +76,13 @@ int d_stop(d_hdl_t *dh);
 int d_exit_code(d_hdl_t *dh);
 const char *d_errmsg(d_hdl_t *dh);
 
+/* Where fault messages and drop reports go (default stderr). */
+void d_set_errfile(d_hdl_t *dh, FILE *err);
+
+/* Bit 1: the program records kernel stacks (stack()); bit 2: user stacks
+ * (ustack()), so providers can skip callchains nobody reads. */
+int d_uses_stacks(d_hdl_t *dh);
+
 /* Account drops the engine must report ("N drops on CPU c"). */
 void d_report_drops(d_hdl_t *dh, uint32_t cpu, uint64_t ndrops);
 

@@ -1,0 +1,1670 @@
+/*
+ * d_cook.c — the type checker: gives every node a type and checks it.
+ *
+ * Invariants after cooking a node n:
+ *   - n->dn_type is set (void for actions and void subroutines);
+ *   - integer constant subtrees are folded into DN_INT (dn_const);
+ *   - identifiers are resolved: DN_IDENT becomes DN_VAR (variables),
+ *     DN_BUILTIN (cpu, pid...), DN_INT (enumerators, constant inlines) or
+ *     the cooked body of an inline; args[N] becomes DN_ARGS; a[k] on an
+ *     associative array becomes DN_VAR with dn_args = the keys;
+ *   - dn_lvalue/dn_writable say whether n may be assigned.
+ * Each violation raises one tagged error (d_error) carrying n's line, in
+ * DTrace's words.  Variables get their type from their first assignment in
+ * program order, so a read before any assignment is an error for globals.
+ */
+#include <string.h>
+
+#include "dcore/d_impl.h"
+
+static struct d_node *cook(struct d_hdl *dh, struct d_node *n);
+
+static const char *
+tname(struct d_hdl *dh, const struct d_type *t)
+{
+	static __thread char buf[4][128];
+	static __thread int i;
+	i = (i + 1) & 3;
+	return d_type_name(dh, t, buf[i], sizeof(buf[i]));
+}
+
+/* ---- builtin variables --------------------------------------------------- */
+
+static const struct {
+	const char *name;
+	int id;
+	const char *type;
+} d_bvars[] = {
+	{ "arg0", BV_ARG0 + 0, "int64_t" }, { "arg1", BV_ARG0 + 1, "int64_t" },
+	{ "arg2", BV_ARG0 + 2, "int64_t" }, { "arg3", BV_ARG0 + 3, "int64_t" },
+	{ "arg4", BV_ARG0 + 4, "int64_t" }, { "arg5", BV_ARG0 + 5, "int64_t" },
+	{ "arg6", BV_ARG0 + 6, "int64_t" }, { "arg7", BV_ARG0 + 7, "int64_t" },
+	{ "arg8", BV_ARG0 + 8, "int64_t" }, { "arg9", BV_ARG0 + 9, "int64_t" },
+	{ "cpu", BV_CPU, "processorid_t" },
+	{ "pid", BV_PID, "pid_t" }, { "ppid", BV_PPID, "pid_t" },
+	{ "tid", BV_TID, "id_t" }, { "uid", BV_UID, "uid_t" }, { "gid", BV_GID, "gid_t" },
+	{ "execname", BV_EXECNAME, "string" },
+	{ "timestamp", BV_TIMESTAMP, "uint64_t" },
+	{ "vtimestamp", BV_VTIMESTAMP, "uint64_t" },
+	{ "walltimestamp", BV_WALLTIMESTAMP, "int64_t" },
+	{ "epid", BV_EPID, "uint_t" }, { "id", BV_ID, "uint_t" },
+	{ "probeprov", BV_PROBEPROV, "string" }, { "probemod", BV_PROBEMOD, "string" },
+	{ "probefunc", BV_PROBEFUNC, "string" }, { "probename", BV_PROBENAME, "string" },
+	{ "stackdepth", BV_STACKDEPTH, "uint32_t" },
+	{ "ustackdepth", BV_USTACKDEPTH, "uint32_t" },
+	{ "caller", BV_CALLER, "uintptr_t" }, { "ucaller", BV_UCALLER, "uint64_t" },
+	{ "errno", BV_ERRNO, "int" },
+	{ "__curproc", BV_CURPSINFO, "struct __pmct_proc *" },
+	{ "ipl", BV_IPL, "uint_t" },
+	{ "root", BV_ROOTDIR, "string" }, { "cwd", BV_CWD, "string" },
+	{ "zonename", BV_ZONENAME, "string" },
+	{ NULL, 0, NULL }
+};
+
+int
+d_bvar_lookup(const char *name)
+{
+	for (int i = 0; d_bvars[i].name; i++)
+		if (strcmp(d_bvars[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+static struct d_type *
+d_type_parse_simple(struct d_hdl *dh, const char *s)
+{
+	size_t n = strlen(s);
+	if (n > 2 && strcmp(s + n - 2, " *") == 0) {
+		char base[128];
+		snprintf(base, sizeof(base), "%.*s", (int)(n - 2), s);
+		struct d_type *b = d_type_parse_simple(dh, base);
+		return b ? d_type_ptr(dh, b) : NULL;
+	}
+	struct d_type *t = d_type_lookup(dh, s);
+	if (!t && strncmp(s, "struct ", 7) == 0)
+		t = d_type_tag(dh, DK_STRUCT, s + 7, false);
+	return t;
+}
+
+/* A probe argument type name ("uint64_t", "char *") as a D type. */
+static struct d_type *
+d_type_from_name(struct d_hdl *dh, const char *s)
+{
+	struct d_type *t = s ? d_type_parse_simple(dh, s) : NULL;
+	return t ? t : dh->dh_t_int64;
+}
+
+/* ---- functions ----------------------------------------------------------- */
+
+enum { FK_SUBR, FK_ACT, FK_AGG };
+
+static const struct d_fdef {
+	const char *name;
+	int id;
+	int kind;
+	int minargs, maxargs;
+	const char *rtype;	/* subroutine result ("string"...), NULL void */
+} d_funcs[] = {
+	{ "strlen", F_STRLEN, FK_SUBR, 1, 1, "size_t" },
+	{ "strjoin", F_STRJOIN, FK_SUBR, 2, 2, "string" },
+	{ "substr", F_SUBSTR, FK_SUBR, 2, 3, "string" },
+	{ "index", F_INDEX, FK_SUBR, 2, 3, "int" },
+	{ "rindex", F_RINDEX, FK_SUBR, 2, 3, "int" },
+	{ "strchr", F_STRCHR, FK_SUBR, 2, 2, "string" },
+	{ "strrchr", F_STRRCHR, FK_SUBR, 2, 2, "string" },
+	{ "strstr", F_STRSTR, FK_SUBR, 2, 2, "string" },
+	{ "strtok", F_STRTOK, FK_SUBR, 2, 2, "string" },
+	{ "lltostr", F_LLTOSTR, FK_SUBR, 1, 2, "string" },
+	{ "basename", F_BASENAME, FK_SUBR, 1, 1, "string" },
+	{ "dirname", F_DIRNAME, FK_SUBR, 1, 1, "string" },
+	{ "cleanpath", F_CLEANPATH, FK_SUBR, 1, 1, "string" },
+	{ "toupper", F_TOUPPER, FK_SUBR, 1, 1, "string" },
+	{ "tolower", F_TOLOWER, FK_SUBR, 1, 1, "string" },
+	{ "rand", F_RAND, FK_SUBR, 0, 0, "int" },
+	{ "copyin", F_COPYIN, FK_SUBR, 2, 2, "void *" },
+	{ "copyinstr", F_COPYINSTR, FK_SUBR, 1, 2, "string" },
+	{ "copyinto", F_COPYINTO, FK_SUBR, 3, 3, NULL },
+	{ "progenyof", F_PROGENYOF, FK_SUBR, 1, 1, "int" },
+	{ "htons", F_HTONS, FK_SUBR, 1, 1, "uint16_t" },
+	{ "htonl", F_HTONL, FK_SUBR, 1, 1, "uint32_t" },
+	{ "htonll", F_HTONLL, FK_SUBR, 1, 1, "uint64_t" },
+	{ "ntohs", F_NTOHS, FK_SUBR, 1, 1, "uint16_t" },
+	{ "ntohl", F_NTOHL, FK_SUBR, 1, 1, "uint32_t" },
+	{ "ntohll", F_NTOHLL, FK_SUBR, 1, 1, "uint64_t" },
+	{ "inet_ntoa", F_INET_NTOA, FK_SUBR, 1, 1, "string" },
+	{ "inet_ntoa6", F_INET_NTOA6, FK_SUBR, 1, 1, "string" },
+	{ "inet_ntop", F_INET_NTOP, FK_SUBR, 2, 2, "string" },
+	{ "alloca", F_ALLOCA, FK_SUBR, 1, 1, "void *" },
+	{ "bcopy", F_BCOPY, FK_SUBR, 3, 3, NULL },
+	{ "speculation", F_SPECULATION, FK_SUBR, 0, 0, "int" },
+	{ "strtoll", F_STRTOLL, FK_SUBR, 1, 2, "int64_t" },
+	{ "sym", F_SYM, FK_SUBR, 1, 1, "_symaddr" },
+	{ "func", F_FUNC, FK_SUBR, 1, 1, "_symaddr" },
+	{ "mod", F_MOD, FK_SUBR, 1, 1, "_modaddr" },
+	{ "usym", F_USYM, FK_SUBR, 1, 1, "_usymaddr" },
+	{ "ufunc", F_UFUNC, FK_SUBR, 1, 1, "_usymaddr" },
+	{ "umod", F_UMOD, FK_SUBR, 1, 1, "_umodaddr" },
+	{ "uaddr", F_UADDR, FK_SUBR, 1, 1, "_uaddr" },
+	{ "stack", F_STACK, FK_SUBR, 0, 1, "_stack" },
+	{ "ustack", F_USTACK, FK_SUBR, 0, 2, "_ustack" },
+	{ "jstack", F_JSTACK, FK_SUBR, 0, 2, "_ustack" },
+	{ "trace", F_TRACE, FK_ACT, 1, 1, NULL },
+	{ "printf", F_PRINTF, FK_ACT, 1, D_MAX_ACTARGS, NULL },
+	{ "printa", F_PRINTA, FK_ACT, 1, D_MAX_ACTARGS, NULL },
+	{ "print", F_PRINT, FK_ACT, 1, 1, NULL },
+	{ "tracemem", F_TRACEMEM, FK_ACT, 2, 3, NULL },
+	{ "exit", F_EXIT, FK_ACT, 1, 1, NULL },
+	{ "trunc", F_TRUNC, FK_ACT, 1, 2, NULL },
+	{ "clear", F_CLEAR, FK_ACT, 1, 1, NULL },
+	{ "normalize", F_NORMALIZE, FK_ACT, 2, 2, NULL },
+	{ "denormalize", F_DENORMALIZE, FK_ACT, 1, 1, NULL },
+	{ "setopt", F_SETOPT, FK_ACT, 1, 2, NULL },
+	{ "speculate", F_SPECULATE, FK_ACT, 1, 1, NULL },
+	{ "commit", F_COMMIT, FK_ACT, 1, 1, NULL },
+	{ "discard", F_DISCARD, FK_ACT, 1, 1, NULL },
+	{ "system", F_SYSTEM, FK_ACT, 1, D_MAX_ACTARGS, NULL },
+	{ "raise", F_RAISE, FK_ACT, 1, 1, NULL },
+	{ "stop", F_STOP, FK_ACT, 0, 0, NULL },
+	{ "breakpoint", F_BREAKPOINT, FK_ACT, 0, 0, NULL },
+	{ "panic", F_PANIC, FK_ACT, 0, 0, NULL },
+	{ "chill", F_CHILL, FK_ACT, 1, 1, NULL },
+	{ "freopen", F_FREOPEN, FK_ACT, 1, D_MAX_ACTARGS, NULL },
+	{ "ftruncate", F_FTRUNCATE, FK_ACT, 0, 0, NULL },
+	{ "count", F_COUNT, FK_AGG, 0, 0, NULL },
+	{ "sum", F_SUM, FK_AGG, 1, 1, NULL },
+	{ "avg", F_AVG, FK_AGG, 1, 1, NULL },
+	{ "min", F_MIN, FK_AGG, 1, 1, NULL },
+	{ "max", F_MAX, FK_AGG, 1, 1, NULL },
+	{ "stddev", F_STDDEV, FK_AGG, 1, 1, NULL },
+	{ "quantize", F_QUANTIZE, FK_AGG, 1, 2, NULL },
+	{ "lquantize", F_LQUANTIZE, FK_AGG, 3, 5, NULL },
+	{ "llquantize", F_LLQUANTIZE, FK_AGG, 5, 6, NULL },
+	{ NULL, 0, 0, 0, 0, NULL }
+};
+
+static const struct d_fdef *
+d_fdef(const char *name)
+{
+	for (int i = 0; d_funcs[i].name; i++)
+		if (strcmp(d_funcs[i].name, name) == 0)
+			return &d_funcs[i];
+	return NULL;
+}
+
+int
+d_func_lookup(const char *name)
+{
+	const struct d_fdef *f = d_fdef(name);
+	return f ? f->id : -1;
+}
+
+const char *
+d_func_name(int id)
+{
+	for (int i = 0; d_funcs[i].name; i++)
+		if (d_funcs[i].id == id)
+			return d_funcs[i].name;
+	return "?";
+}
+
+/* ---- variables ---------------------------------------------------------- */
+
+/* kind 0: any program-scope name (global, assoc, inline, enum). */
+struct d_var *
+d_var_lookup(struct d_hdl *dh, int kind, const char *name)
+{
+	for (struct d_var *v = dh->dh_vars; v; v = v->dv_next) {
+		if (strcmp(v->dv_name, name) != 0)
+			continue;
+		if (kind == 0 ? (v->dv_kind != DV_TLS && v->dv_kind != DV_LOCAL) : v->dv_kind == kind)
+			return v;
+	}
+	return NULL;
+}
+
+struct d_var *
+d_var_create(struct d_hdl *dh, int kind, const char *name)
+{
+	struct d_var *v = d_alloc(dh, sizeof(*v));
+	v->dv_name = d_strdup(dh, name);
+	v->dv_kind = kind;
+	v->dv_id = dh->dh_nvarids++;
+	v->dv_nkeys = kind == DV_ASSOC ? -1 : 0;
+	v->dv_next = dh->dh_vars;
+	dh->dh_vars = v;
+	return v;
+}
+
+/* Give a typed global or clause-local its storage (8-byte aligned). */
+void
+d_var_place(struct d_hdl *dh, struct d_var *v)
+{
+	uint32_t sz = v->dv_type->dt_kind == DK_STRING ? (uint32_t)dh->dh_opt[O_STRSIZE] : v->dv_type->dt_size;
+	if (sz == 0)
+		sz = 8;
+	v->dv_size = sz;
+	uint32_t r = (sz + 7) & ~7u;
+	if (v->dv_kind == DV_GLOBAL) {
+		v->dv_off = dh->dh_gsize;
+		dh->dh_gsize += r;
+	} else if (v->dv_kind == DV_LOCAL) {
+		v->dv_off = dh->dh_lsize;
+		dh->dh_lsize += r;
+	}
+	if (dh->dh_gsize / 8 > D_MAXBX || dh->dh_lsize / 8 > D_MAXBX)
+		d_error(dh, D_ID_OFLOW, 0, "too much variable storage");
+}
+
+struct d_agginfo *
+d_agg_lookup(struct d_hdl *dh, const char *name, bool create)
+{
+	for (struct d_agginfo *a = dh->dh_aggs; a; a = a->ai_next)
+		if (strcmp(a->ai_name, name) == 0)
+			return a;
+	if (!create)
+		return NULL;
+	struct d_agginfo *a = d_alloc(dh, sizeof(*a));
+	a->ai_name = d_strdup(dh, name);
+	a->ai_func = -1;
+	a->ai_nkeys = -1;
+	struct d_agginfo **tail = &dh->dh_aggs;
+	while (*tail)
+		tail = &(*tail)->ai_next;
+	*tail = a;
+	return a;
+}
+
+/* ---- helpers ----------------------------------------------------------------- */
+
+static struct d_node *
+mkint(struct d_hdl *dh, struct d_node *at, uint64_t v, struct d_type *t)
+{
+	struct d_node *n = d_node_new(dh, DN_INT, at->dn_line);
+	n->dn_ival = v;
+	n->dn_type = t;
+	n->dn_const = 1;
+	return n;
+}
+
+/* Canonical value of v as type t (truncate, then sign/zero extend). */
+static uint64_t
+d_canon(uint64_t v, const struct d_type *t)
+{
+	if (!d_type_is_int(t) || t->dt_size >= 8)
+		return v;
+	unsigned bits = t->dt_size * 8;
+	uint64_t m = (1ULL << bits) - 1;
+	v &= m;
+	if (t->dt_signed && (v >> (bits - 1)) & 1)
+		v |= ~m;
+	return v;
+}
+
+/* C's integer promotion. */
+static struct d_type *
+promote(struct d_hdl *dh, struct d_type *t)
+{
+	if (t->dt_kind == DK_ENUM)
+		return dh->dh_t_int;
+	if (t->dt_kind == DK_INT && t->dt_size < 4)
+		return dh->dh_t_int;
+	return t;
+}
+
+/* The usual arithmetic conversions. */
+static struct d_type *
+arith_result(struct d_hdl *dh, struct d_type *a, struct d_type *b)
+{
+	a = promote(dh, a);
+	b = promote(dh, b);
+	if (a->dt_size == b->dt_size) {
+		if (a->dt_signed == b->dt_signed)
+			return a->dt_name && b->dt_name && a->dt_size == 8 && !a->dt_signed ? a : a;
+		return a->dt_signed ? b : a;
+	}
+	struct d_type *big = a->dt_size > b->dt_size ? a : b;
+	return big;
+}
+
+static bool
+is_charptr(const struct d_type *t)
+{
+	return t && (t->dt_kind == DK_PTR || t->dt_kind == DK_ARRAY) && t->dt_ref->dt_char;
+}
+
+/* strings compare with strings, char *, char[] by value */
+static bool
+stringish(const struct d_type *t)
+{
+	return d_type_is_string(t) || is_charptr(t);
+}
+
+static void
+need_int(struct d_hdl *dh, struct d_node *n, const char *op)
+{
+	if (!d_type_is_int(n->dn_type))
+		d_error(dh, D_OP_INT, n->dn_line, "operator %s requires operand of integral type", op);
+}
+
+static void
+need_lvalue(struct d_hdl *dh, struct d_node *n, const char *op)
+{
+	if (!n->dn_lvalue)
+		d_error(dh, D_OP_LVAL, n->dn_line, "operator %s requires modifiable lvalue as an operand", op);
+	if (!n->dn_writable)
+		d_error(dh, D_OP_WRITE, n->dn_line, "operator %s can only be applied to a writable variable", op);
+}
+
+static const char *
+opname(int op)
+{
+	switch (op) {
+	case T_INC: return "++";
+	case T_DEC: return "--";
+	default: return d_lex_tokname(op);
+	}
+}
+
+/* ---- identifiers ------------------------------------------------------------ */
+
+struct d_node *d_node_clone(struct d_hdl *dh, const struct d_node *n);
+
+struct d_node *
+d_node_clone(struct d_hdl *dh, const struct d_node *n)
+{
+	if (!n)
+		return NULL;
+	struct d_node *c = d_alloc(dh, sizeof(*c));
+	*c = *n;
+	c->dn_l = d_node_clone(dh, n->dn_l);
+	c->dn_r = d_node_clone(dh, n->dn_r);
+	c->dn_x = d_node_clone(dh, n->dn_x);
+	c->dn_args = d_node_clone(dh, n->dn_args);
+	c->dn_next = d_node_clone(dh, n->dn_next);
+	return c;
+}
+
+static struct d_node *
+cook_builtin(struct d_hdl *dh, struct d_node *n, int bi)
+{
+	n->dn_kind = DN_BUILTIN;
+	n->dn_bvar = d_bvars[bi].id;
+	struct d_type *t = d_type_parse_simple(dh, d_bvars[bi].type);
+	if (!t)
+		d_error(dh, D_VAR_UNSUP, n->dn_line, "%s is not available", n->dn_name);
+	n->dn_type = t;
+	if (t->dt_kind == DK_STRING)
+		n->dn_dynamic = 1;
+	return n;
+}
+
+/* An inline is cooked where it is defined; each use gets a copy. */
+static struct d_node *
+cook_inline_use(struct d_hdl *dh, struct d_node *n, struct d_var *v)
+{
+	struct d_node *e = v->dv_inline;
+	if (e->dn_kind == DN_INT)
+		return mkint(dh, n, e->dn_ival, v->dv_type);
+	struct d_node *c = d_node_clone(dh, e);
+	c->dn_next = NULL;
+	c->dn_line = n->dn_line;
+	return c;
+}
+
+static struct d_node *
+cook_ident(struct d_hdl *dh, struct d_node *n, bool create)
+{
+	struct d_var *v = d_var_lookup(dh, 0, n->dn_name);
+	if (v) {
+		switch (v->dv_kind) {
+		case DV_ENUM:
+			return mkint(dh, n, (uint64_t)v->dv_ival, v->dv_type);
+		case DV_INLINE:
+			return cook_inline_use(dh, n, v);
+		case DV_ASSOC:
+			d_error(dh, D_ARR_BADREF, n->dn_line, "%s is an associative array and must be referenced with a tuple", n->dn_name);
+		default:
+			break;
+		}
+	} else {
+		int bi = d_bvar_lookup(n->dn_name);
+		if (bi >= 0)
+			return cook_builtin(dh, n, bi);
+		if (strcmp(n->dn_name, "args") == 0)
+			d_error(dh, D_ARGS_IDX, n->dn_line, "args[ ] requires an index");
+		if (strcmp(n->dn_name, "curthread") == 0)
+			d_error(dh, D_VAR_UNSUP, n->dn_line, "curthread is not available: pmctrace runs in user space");
+		if (d_fdef(n->dn_name))
+			d_error(dh, D_IDENT_BADREF, n->dn_line, "%s( ) may not be referenced as a variable", n->dn_name);
+		if (!create)
+			d_error(dh, D_IDENT_UNDEF, n->dn_line, "failed to resolve %s: Unknown variable name", n->dn_name);
+		v = d_var_create(dh, DV_GLOBAL, n->dn_name);
+	}
+	n->dn_kind = DN_VAR;
+	n->dn_var = v;
+	n->dn_type = v->dv_type;
+	n->dn_lvalue = n->dn_writable = 1;
+	return n;
+}
+
+/* self->x, this->x: created on first reference. */
+static struct d_node *
+cook_dvar(struct d_hdl *dh, struct d_node *n)
+{
+	struct d_var *v = d_var_lookup(dh, n->dn_op, n->dn_name);
+	if (!v)
+		v = d_var_create(dh, n->dn_op, n->dn_name);
+	n->dn_var = v;
+	n->dn_type = v->dv_type;
+	n->dn_lvalue = n->dn_writable = 1;
+	return n;
+}
+
+/* A variable read before it has a type: DTrace types it int. */
+static void
+default_type(struct d_hdl *dh, struct d_node *n)
+{
+	if (n->dn_kind == DN_VAR && !n->dn_type) {
+		struct d_var *v = n->dn_var;
+		if (v->dv_kind == DV_GLOBAL)
+			d_error(dh, D_IDENT_UNDEF, n->dn_line, "failed to resolve %s: Unknown variable name", v->dv_name);
+		if (v->dv_kind == DV_ASSOC)
+			d_error(dh, D_IDENT_UNDEF, n->dn_line, "failed to resolve %s: Unknown variable name", v->dv_name);
+		v->dv_type = dh->dh_t_int;
+		if (v->dv_kind == DV_LOCAL)
+			d_var_place(dh, v);
+		n->dn_type = v->dv_type;
+	}
+}
+
+/* ---- cook by node kind ------------------------------------------------------- */
+
+static void
+cook_keys(struct d_hdl *dh, struct d_node *n)
+{
+	struct d_node **pp = &n->dn_args;
+	for (struct d_node *k = n->dn_args; k; k = k->dn_next) {
+		struct d_node *next = k->dn_next;
+		struct d_node *c = cook(dh, k);
+		default_type(dh, c);
+		c->dn_next = next;
+		if (c->dn_type->dt_kind == DK_VOID)
+			d_error(dh, D_KEY_TYPE, c->dn_line, "%s expression may not be used as a key", "void");
+		if (c->dn_type->dt_kind == DK_FUNC || c->dn_type->dt_kind == DK_FLOAT)
+			d_error(dh, D_KEY_TYPE, c->dn_line, "invalid key type: %s", tname(dh, c->dn_type));
+		*pp = c;
+		pp = &c->dn_next;
+		k = c;
+	}
+}
+
+/* a[k1, k2]: an associative array, args[N], or memory indexing. */
+static struct d_node *
+cook_index(struct d_hdl *dh, struct d_node *n)
+{
+	struct d_node *l = n->dn_l;
+	if (l->dn_kind == DN_IDENT && strcmp(l->dn_name, "args") == 0 && !d_var_lookup(dh, 0, "args")) {
+		if (n->dn_nargs != 1)
+			d_error(dh, D_ARGS_IDX, n->dn_line, "args[ ] requires one index");
+		struct d_node *ix = cook(dh, n->dn_args);
+		if (ix->dn_kind != DN_INT)
+			d_error(dh, D_ARGS_IDX, n->dn_line, "index of args[ ] must be an integer constant");
+		int i = (int)ix->dn_ival;
+		struct d_probe *p = dh->dh_cc_nprobes ? dh->dh_cc_probes[0] : NULL;
+		if (!p || p->pr_nargs == 0)
+			d_error(dh, D_ARGS_NONE, n->dn_line, "no args[ ] are available for this probe");
+		if (i < 0 || i >= p->pr_nargs)
+			d_error(dh, D_ARGS_IDX, n->dn_line, "index %d is out of range for %s:%s:%s:%s args[ ]",
+			    i, p->pr_prov, p->pr_mod, p->pr_func, p->pr_name);
+		struct d_type *t = p->pr_xargtypes[i] ? p->pr_xargtypes[i] : p->pr_argtypes[i];
+		for (int k = 1; k < dh->dh_cc_nprobes; k++) {
+			struct d_probe *q = dh->dh_cc_probes[k];
+			struct d_type *u = i < q->pr_nargs ? (q->pr_xargtypes[i] ? q->pr_xargtypes[i] : q->pr_argtypes[i]) : NULL;
+			if (!u || !d_type_compat(t, u) || t->dt_size != u->dt_size)
+				d_error(dh, D_ARGS_MULTI, n->dn_line, "args[ ] may not be referenced because probe description matches an unstable set of probes");
+		}
+		n->dn_kind = DN_ARGS;
+		n->dn_ival = (uint64_t)i;
+		n->dn_type = t;
+		n->dn_l = NULL;
+		n->dn_args = NULL;
+		if (t->dt_kind == DK_STRING)
+			n->dn_dynamic = 1;
+		return n;
+	}
+	if (l->dn_kind == DN_IDENT) {
+		struct d_var *v = d_var_lookup(dh, 0, l->dn_name);
+		bool assoc = (!v && d_bvar_lookup(l->dn_name) < 0) || (v && v->dv_kind == DV_ASSOC);
+		if (assoc) {
+			if (!v)
+				v = d_var_create(dh, DV_ASSOC, l->dn_name);
+			cook_keys(dh, n);
+			if (v->dv_nkeys >= 0) {
+				if (n->dn_nargs != v->dv_nkeys)
+					d_error(dh, D_ARR_BADREF, n->dn_line, "%s[ ] prototype mismatch: %d arg%s passed, %d expected",
+					    v->dv_name, n->dn_nargs, n->dn_nargs == 1 ? "" : "s", v->dv_nkeys);
+				int i = 0;
+				for (struct d_node *k = n->dn_args; k; k = k->dn_next, i++)
+					if (!d_type_compat(v->dv_keys[i], k->dn_type) &&
+					    !(stringish(v->dv_keys[i]) && stringish(k->dn_type)))
+						d_error(dh, D_ARR_BADREF, k->dn_line, "%s[ ] argument #%d is incompatible with prototype:\n\tprototype: %s\n\t argument: %s",
+						    v->dv_name, i + 1, tname(dh, v->dv_keys[i]), tname(dh, k->dn_type));
+			} else {
+				if (n->dn_nargs > D_MAX_KEYS)
+					d_error(dh, D_ARR_BADREF, n->dn_line, "too many keys");
+				v->dv_nkeys = n->dn_nargs;
+				int i = 0;
+				for (struct d_node *k = n->dn_args; k; k = k->dn_next, i++)
+					v->dv_keys[i] = is_charptr(k->dn_type) && k->dn_kind == DN_STR ? dh->dh_t_string : k->dn_type;
+			}
+			n->dn_kind = DN_VAR;
+			n->dn_var = v;
+			n->dn_type = v->dv_type;
+			n->dn_l = NULL;
+			n->dn_lvalue = n->dn_writable = 1;
+			return n;
+		}
+	}
+	n->dn_l = l = cook(dh, l);
+	default_type(dh, l);
+	if (n->dn_nargs != 1)
+		d_error(dh, D_ARR_BADREF, n->dn_line, "tuple index requires an associative array");
+	struct d_node *ix = cook(dh, n->dn_args);
+	default_type(dh, ix);
+	n->dn_r = ix;
+	n->dn_args = NULL;
+	if (!d_type_is_ptrlike(l->dn_type)) {
+		if (d_type_is_string(l->dn_type))
+			d_error(dh, D_OP_PTR, n->dn_line, "operator [ ] cannot be applied to a string: use substr( )");
+		d_error(dh, D_OP_PTR, n->dn_line, "operator [ ] requires a pointer or array operand");
+	}
+	need_int(dh, ix, "[ ]");
+	struct d_type *et = l->dn_type->dt_ref;
+	if (et->dt_kind == DK_VOID)
+		d_error(dh, D_DEREF_VOID, n->dn_line, "cannot dereference pointer to void");
+	n->dn_type = et;
+	n->dn_lvalue = n->dn_writable = 1;
+	if (et->dt_kind == DK_ARRAY || et->dt_kind == DK_STRUCT || et->dt_kind == DK_UNION)
+		n->dn_dynamic = 1;
+	return n;
+}
+
+static struct d_node *cook_xlate_member(struct d_hdl *dh, struct d_node *n);
+
+static struct d_node *
+cook_member(struct d_hdl *dh, struct d_node *n)
+{
+	if (n->dn_l->dn_kind == DN_IDENT) {	/* an inline naming an xlate */
+		struct d_var *v = d_var_lookup(dh, 0, n->dn_l->dn_name);
+		if (v && v->dv_kind == DV_INLINE && v->dv_inline->dn_kind == DN_XLATE)
+			n->dn_l = d_node_clone(dh, v->dv_inline);
+	}
+	if (n->dn_l->dn_kind == DN_XLATE)
+		return cook_xlate_member(dh, n);
+	struct d_node *l = n->dn_l = cook(dh, n->dn_l);
+	default_type(dh, l);
+	struct d_type *t = l->dn_type;
+	if (n->dn_op == T_ARROW) {
+		if (t->dt_kind != DK_PTR)
+			d_error(dh, D_OP_PTR, n->dn_line, "operator -> must be applied to a pointer");
+		t = t->dt_ref;
+	}
+	if (t->dt_kind != DK_STRUCT && t->dt_kind != DK_UNION)
+		d_error(dh, D_OP_SOU, n->dn_line, "operator %s cannot be applied to a non-struct/union type", n->dn_op == T_ARROW ? "->" : ".");
+	if (!t->dt_complete)
+		d_error(dh, D_OP_INCOMPLETE, n->dn_line, "operator %s cannot be applied to a forward declaration: no %s definition is available",
+		    n->dn_op == T_ARROW ? "->" : ".", tname(dh, t));
+	struct d_member *m = d_type_member(t, n->dn_name);
+	if (!m)
+		d_error(dh, D_TYPE_MEMBER, n->dn_line, "%s is not a member of %s", n->dn_name, tname(dh, t));
+	n->dn_member = m;
+	n->dn_type = m->dm_type;
+	n->dn_bits = m->dm_bits;
+	n->dn_bitoff = m->dm_bitoff;
+	n->dn_lvalue = n->dn_op == T_ARROW || l->dn_lvalue;
+	n->dn_writable = n->dn_op == T_ARROW || l->dn_writable;
+	if (l->dn_kind == DN_VAR && l->dn_var->dv_kind != DV_GLOBAL && l->dn_var->dv_kind != DV_LOCAL && n->dn_op == '.')
+		n->dn_writable = n->dn_lvalue = 1;
+	if (m->dm_type->dt_kind == DK_ARRAY || m->dm_type->dt_kind == DK_STRUCT || m->dm_type->dt_kind == DK_UNION)
+		n->dn_dynamic = 1;
+	return n;
+}
+
+/* Find the translator from the input's type to out. */
+static struct d_xlator *
+find_xlator(struct d_hdl *dh, struct d_type *out, struct d_type *in)
+{
+	for (struct d_xlator *x = dh->dh_xlators; x; x = x->xl_next) {
+		if (x->xl_out != out && !(x->xl_out->dt_name && out->dt_name && strcmp(x->xl_out->dt_name, out->dt_name) == 0))
+			continue;
+		if (d_type_compat(x->xl_in, in) || (d_type_is_int(x->xl_in) && d_type_is_int(in)))
+			return x;
+	}
+	return NULL;
+}
+
+/* Replace the translator's input name by a copy of the input expression. */
+static struct d_node *
+xl_subst(struct d_hdl *dh, struct d_node *e, const char *arg, const struct d_node *in)
+{
+	if (!e)
+		return NULL;
+	if (e->dn_kind == DN_IDENT && strcmp(e->dn_name, arg) == 0) {
+		struct d_node *c = d_node_clone(dh, in);
+		c->dn_next = xl_subst(dh, e->dn_next, arg, in);
+		c->dn_line = e->dn_line;
+		return c;
+	}
+	e->dn_l = xl_subst(dh, e->dn_l, arg, in);
+	e->dn_r = xl_subst(dh, e->dn_r, arg, in);
+	e->dn_x = xl_subst(dh, e->dn_x, arg, in);
+	e->dn_args = xl_subst(dh, e->dn_args, arg, in);
+	e->dn_next = xl_subst(dh, e->dn_next, arg, in);
+	return e;
+}
+
+/* xlate <T>(e).m or xlate <T *>(e)->m: the translator's member expression
+ * with e substituted, cast to the member's type. */
+static struct d_node *
+cook_xlate_member(struct d_hdl *dh, struct d_node *n)
+{
+	struct d_node *x = n->dn_l;
+	struct d_type *out = x->dn_ctype;
+	if (n->dn_op == T_ARROW) {
+		if (out->dt_kind != DK_PTR)
+			d_error(dh, D_OP_PTR, n->dn_line, "operator -> must be applied to a pointer");
+		out = out->dt_ref;
+	} else if (out->dt_kind == DK_PTR) {
+		d_error(dh, D_OP_SOU, n->dn_line, "operator . cannot be applied to a pointer");
+	}
+	struct d_node *in = d_node_clone(dh, x->dn_l);
+	struct d_node *cin = cook(dh, d_node_clone(dh, x->dn_l));
+	default_type(dh, cin);
+	struct d_xlator *xl = find_xlator(dh, out, cin->dn_type);
+	if (!xl)
+		d_error(dh, D_XLATE_NONE, n->dn_line, "translator does not exist: %s -> %s",
+		    tname(dh, cin->dn_type), tname(dh, out));
+	struct d_member *m = d_type_member(out, n->dn_name);
+	if (!m)
+		d_error(dh, D_TYPE_MEMBER, n->dn_line, "%s is not a member of %s", n->dn_name, tname(dh, out));
+	struct d_xlmemb *xm = xl->xl_members;
+	while (xm && strcmp(xm->xm_name, n->dn_name) != 0)
+		xm = xm->xm_next;
+	if (!xm)
+		d_error(dh, D_XLATE_NOCONV, n->dn_line, "translator member %s is not defined by the translator from %s to %s",
+		    n->dn_name, tname(dh, xl->xl_in), tname(dh, out));
+	/* The input is typed as the translator's input (a cast). */
+	struct d_node *ci = d_node_new(dh, DN_CAST, n->dn_line);
+	ci->dn_ctype = xl->xl_in;
+	ci->dn_l = in;
+	struct d_node *e = xl_subst(dh, d_node_clone(dh, xm->xm_expr), xl->xl_arg, ci);
+	e->dn_next = NULL;
+	e = cook(dh, e);
+	if (m->dm_type->dt_kind == DK_ARRAY && d_type_is_string(e->dn_type)) {
+		return e;	/* char [] members translated from strings */
+	}
+	if (!d_type_compat(m->dm_type, e->dn_type) && !(m->dm_type->dt_kind == DK_ARRAY && stringish(e->dn_type)))
+		d_error(dh, D_XLATE_INCOMPAT, n->dn_line, "translator member %s type %s is incompatible with %s",
+		    n->dn_name, tname(dh, e->dn_type), tname(dh, m->dm_type));
+	if (d_type_is_int(m->dm_type) && e->dn_type != m->dm_type) {
+		struct d_node *c = d_node_new(dh, DN_CAST, n->dn_line);
+		c->dn_ctype = m->dm_type;
+		c->dn_l = e;
+		c->dn_type = m->dm_type;
+		if (e->dn_kind == DN_INT)
+			return mkint(dh, n, d_canon(e->dn_ival, m->dm_type), m->dm_type);
+		return c;
+	}
+	return e;
+}
+
+static uint64_t
+fold2(struct d_hdl *dh, struct d_node *n, uint64_t a, uint64_t b, bool sign)
+{
+	switch (n->dn_op) {
+	case '+': return a + b;
+	case '-': return a - b;
+	case '*': return a * b;
+	case '/':
+	case '%':
+		if (b == 0)
+			d_error(dh, D_DIV_ZERO, n->dn_line, "expression contains division by zero");
+		if (sign) {
+			if ((int64_t)b == -1)
+				return n->dn_op == '/' ? (uint64_t)0 - a : 0;
+			return n->dn_op == '/' ? (uint64_t)((int64_t)a / (int64_t)b) : (uint64_t)((int64_t)a % (int64_t)b);
+		}
+		return n->dn_op == '/' ? a / b : a % b;
+	case '&': return a & b;
+	case '|': return a | b;
+	case '^': return a ^ b;
+	case T_SHL: return b >= 64 ? 0 : a << b;
+	case T_SHR: return b >= 64 ? (sign && (int64_t)a < 0 ? ~0ULL : 0) : sign ? (uint64_t)((int64_t)a >> b) : a >> b;
+	case T_EQ: return a == b;
+	case T_NE: return a != b;
+	case '<': return sign ? (int64_t)a < (int64_t)b : a < b;
+	case '>': return sign ? (int64_t)a > (int64_t)b : a > b;
+	case T_LE: return sign ? (int64_t)a <= (int64_t)b : a <= b;
+	case T_GE: return sign ? (int64_t)a >= (int64_t)b : a >= b;
+	case T_LAND: return a && b;
+	case T_LOR: return a || b;
+	case T_LXOR: return !a != !b;
+	default: return 0;
+	}
+}
+
+static bool
+is_cmp(int op)
+{
+	return op == T_EQ || op == T_NE || op == '<' || op == '>' || op == T_LE || op == T_GE;
+}
+
+static struct d_node *
+cook_op2(struct d_hdl *dh, struct d_node *n)
+{
+	struct d_node *l = n->dn_l = cook(dh, n->dn_l);
+	struct d_node *r = n->dn_r = cook(dh, n->dn_r);
+	default_type(dh, l);
+	default_type(dh, r);
+	struct d_type *lt = l->dn_type, *rt = r->dn_type;
+	int op = n->dn_op;
+	const char *on = opname(op);
+
+	if (op == T_LAND || op == T_LOR || op == T_LXOR) {
+		if (!d_type_is_scalar(lt) && !d_type_is_string(lt))
+			d_error(dh, D_OP_SCALAR, l->dn_line, "operator %s requires operands of scalar type", on);
+		if (!d_type_is_scalar(rt) && !d_type_is_string(rt))
+			d_error(dh, D_OP_SCALAR, r->dn_line, "operator %s requires operands of scalar type", on);
+		n->dn_type = dh->dh_t_int;
+		if (l->dn_kind == DN_INT && r->dn_kind == DN_INT)
+			return mkint(dh, n, fold2(dh, n, l->dn_ival, r->dn_ival, true), dh->dh_t_int);
+		return n;
+	}
+	if (is_cmp(op)) {
+		n->dn_type = dh->dh_t_int;
+		if (stringish(lt) && stringish(rt) && (d_type_is_string(lt) || d_type_is_string(rt))) {
+			n->dn_dynamic = 2;	/* string comparison */
+			if (l->dn_kind == DN_STR && r->dn_kind == DN_STR) {
+				int c = strcmp(l->dn_str, r->dn_str);
+				n->dn_l = mkint(dh, l, (uint64_t)(int64_t)c, dh->dh_t_int);
+				n->dn_r = mkint(dh, r, 0, dh->dh_t_int);
+				return mkint(dh, n, fold2(dh, n, (uint64_t)(int64_t)c, 0, true), dh->dh_t_int);
+			}
+			return n;
+		}
+		if (d_type_is_arith(lt) && d_type_is_arith(rt)) {
+			struct d_type *t = arith_result(dh, lt, rt);
+			n->dn_ctype = t;
+			if (l->dn_kind == DN_INT && r->dn_kind == DN_INT)
+				return mkint(dh, n, fold2(dh, n, l->dn_ival, r->dn_ival, t->dt_signed), dh->dh_t_int);
+			return n;
+		}
+		if ((d_type_is_ptrlike(lt) || d_type_is_int(lt)) && (d_type_is_ptrlike(rt) || d_type_is_int(rt))) {
+			if (d_type_is_ptrlike(lt) && d_type_is_ptrlike(rt) && !d_type_compat(d_type_ptr(dh, lt->dt_ref), d_type_ptr(dh, rt->dt_ref)))
+				d_error(dh, D_OP_INCOMPAT, n->dn_line, "operator %s requires operands of compatible types: \"%s\" %s \"%s\"",
+				    on, tname(dh, lt), on, tname(dh, rt));
+			n->dn_ctype = dh->dh_t_ulong;
+			return n;
+		}
+		if (d_type_is_string(lt) && d_type_is_int(rt) && r->dn_kind == DN_INT && r->dn_ival == 0) {
+			n->dn_ctype = dh->dh_t_ulong;	/* s == NULL */
+			return n;
+		}
+		d_error(dh, D_OP_INCOMPAT, n->dn_line, "operator %s requires operands of compatible types: \"%s\" %s \"%s\"",
+		    on, tname(dh, lt), on, tname(dh, rt));
+	}
+	/* pointer arithmetic */
+	if ((op == '+' || op == '-') && (d_type_is_ptrlike(lt) || d_type_is_ptrlike(rt))) {
+		if (d_type_is_ptrlike(lt) && d_type_is_ptrlike(rt)) {
+			if (op == '+' || !d_type_compat(d_type_ptr(dh, lt->dt_ref), d_type_ptr(dh, rt->dt_ref)))
+				d_error(dh, D_OP_INCOMPAT, n->dn_line, "operator %s requires operands of compatible types: \"%s\" %s \"%s\"",
+				    on, tname(dh, lt), on, tname(dh, rt));
+			n->dn_type = dh->dh_t_long;
+			n->dn_dynamic = 3;	/* pointer difference */
+			return n;
+		}
+		struct d_type *pt = d_type_is_ptrlike(lt) ? lt : rt;
+		struct d_node *in = d_type_is_ptrlike(lt) ? r : l;
+		if (!d_type_is_int(in->dn_type) || (op == '-' && d_type_is_ptrlike(rt)))
+			d_error(dh, D_OP_ARITH, n->dn_line, "operator %s requires operands of arithmetic type", on);
+		if (pt->dt_ref->dt_kind == DK_VOID || pt->dt_ref->dt_kind == DK_FUNC)
+			d_error(dh, D_OP_VFPTR, n->dn_line, "operator %s requires pointer to a complete type", on);
+		n->dn_type = pt->dt_kind == DK_ARRAY ? d_type_ptr(dh, pt->dt_ref) : pt;
+		n->dn_dynamic = 4;	/* scaled pointer arithmetic */
+		return n;
+	}
+	bool intonly = op == '%' || op == '&' || op == '|' || op == '^' || op == T_SHL || op == T_SHR;
+	if (intonly) {
+		if (!d_type_is_int(lt) || !d_type_is_int(rt))
+			d_error(dh, D_OP_INT, n->dn_line, "operator %s requires operands of integral type", on);
+	} else if (!d_type_is_arith(lt) || !d_type_is_arith(rt)) {
+		d_error(dh, D_OP_ARITH, n->dn_line, "operator %s requires operands of arithmetic type", on);
+	}
+	if (lt->dt_kind == DK_FLOAT || rt->dt_kind == DK_FLOAT)
+		d_error(dh, D_OP_ARITH, n->dn_line, "operator %s: floating-point arithmetic is not supported in D", on);
+	struct d_type *t = (op == T_SHL || op == T_SHR) ? promote(dh, lt) : arith_result(dh, lt, rt);
+	n->dn_type = t;
+	if (l->dn_kind == DN_INT && r->dn_kind == DN_INT)
+		return mkint(dh, n, fold2(dh, n, l->dn_ival, r->dn_ival, t->dt_signed), t);
+	if ((op == '/' || op == '%') && r->dn_kind == DN_INT && r->dn_ival == 0)
+		d_error(dh, D_DIV_ZERO, n->dn_line, "expression contains division by zero");
+	return n;
+}
+
+static struct d_node *
+cook_op1(struct d_hdl *dh, struct d_node *n)
+{
+	int op = n->dn_op;
+	struct d_node *l = n->dn_l = cook(dh, n->dn_l);
+	default_type(dh, l);
+	struct d_type *t = l->dn_type;
+	const char *on = opname(op);
+	switch (op) {
+	case '-': case '+': case '~':
+		if (op == '~' ? !d_type_is_int(t) : !d_type_is_arith(t))
+			d_error(dh, op == '~' ? D_OP_INT : D_OP_ARITH, n->dn_line,
+			    "operator %s requires an operand of %s type", on, op == '~' ? "integral" : "arithmetic");
+		n->dn_type = promote(dh, t);
+		if (l->dn_kind == DN_INT) {
+			uint64_t v = op == '-' ? (uint64_t)0 - l->dn_ival : op == '~' ? ~l->dn_ival : l->dn_ival;
+			return mkint(dh, n, d_canon(v, n->dn_type), n->dn_type);
+		}
+		return n;
+	case '!':
+		if (!d_type_is_scalar(t) && !d_type_is_string(t))
+			d_error(dh, D_OP_SCALAR, n->dn_line, "operator ! requires an operand of scalar type");
+		n->dn_type = dh->dh_t_int;
+		if (l->dn_kind == DN_INT)
+			return mkint(dh, n, !l->dn_ival, dh->dh_t_int);
+		return n;
+	case '*':
+		if (!d_type_is_ptrlike(t))
+			d_error(dh, D_DEREF_NONPTR, n->dn_line, "cannot dereference non-pointer type");
+		if (t->dt_ref->dt_kind == DK_VOID)
+			d_error(dh, D_DEREF_VOID, n->dn_line, "cannot dereference pointer to void");
+		if (t->dt_ref->dt_kind == DK_FUNC)
+			d_error(dh, D_DEREF_FUNC, n->dn_line, "cannot dereference function pointer");
+		n->dn_type = t->dt_ref;
+		n->dn_lvalue = n->dn_writable = 1;
+		if (n->dn_type->dt_kind == DK_STRUCT || n->dn_type->dt_kind == DK_UNION || n->dn_type->dt_kind == DK_ARRAY)
+			n->dn_dynamic = 1;
+		return n;
+	case '&':
+		if (l->dn_kind == DN_VAR && l->dn_var->dv_kind != DV_GLOBAL && l->dn_var->dv_kind != DV_LOCAL)
+			d_error(dh, D_ADDROF_VAR, n->dn_line, "cannot take address of dynamic variable");
+		if (l->dn_kind == DN_VAR && d_type_is_scalar(t))
+			d_error(dh, D_ADDROF_VAR, n->dn_line, "cannot take address of dynamic variable");
+		if (!l->dn_lvalue)
+			d_error(dh, D_ADDROF_LVAL, n->dn_line, "unacceptable operand for unary & operator");
+		if (l->dn_bits)
+			d_error(dh, D_ADDROF_BITFIELD, n->dn_line, "cannot take address of bit-field");
+		n->dn_type = d_type_ptr(dh, t);
+		return n;
+	case T_INC: case T_DEC:
+		need_lvalue(dh, l, on);
+		if (!d_type_is_int(t) && t->dt_kind != DK_PTR)
+			d_error(dh, D_OP_SCALAR, n->dn_line, "operator %s requires operand of scalar type", on);
+		n->dn_type = t;
+		return n;
+	default:
+		d_error(dh, D_UNKNOWN, n->dn_line, "unknown operator");
+	}
+}
+
+/* Can a value of type src be assigned to a location of type dst? */
+static void
+check_assign(struct d_hdl *dh, struct d_node *n, struct d_type *dst, struct d_node *src)
+{
+	struct d_type *st = src->dn_type;
+	if (st->dt_kind == DK_VOID)
+		d_error(dh, D_OP_VFPTR, n->dn_line, "operator = cannot be applied to void");
+	if (d_type_is_string(dst) && (d_type_is_string(st) || (src->dn_kind == DN_INT && src->dn_ival == 0)))
+		return;
+	if (dst->dt_kind == DK_ARRAY && dst->dt_ref->dt_char && d_type_is_string(st))
+		return;
+	if (d_type_compat(dst, st))
+		return;
+	if (dst->dt_kind == DK_PTR && src->dn_kind == DN_INT && src->dn_ival == 0)
+		return;
+	if (dst->dt_kind == DK_PTR && d_type_is_int(st))
+		return;
+	d_error(dh, D_OP_INCOMPAT, n->dn_line, "operands have incompatible types: \"%s\" %s \"%s\"",
+	    tname(dh, dst), opname(n->dn_op), tname(dh, st));
+}
+
+static struct d_node *cook_aggassign(struct d_hdl *dh, struct d_node *n);
+
+static struct d_node *
+cook_assign(struct d_hdl *dh, struct d_node *n)
+{
+	if (n->dn_l->dn_kind == DN_AGG)
+		return cook_aggassign(dh, n);
+	struct d_node *r = n->dn_r = cook(dh, n->dn_r);
+	default_type(dh, r);
+	if (r->dn_action)
+		d_error(dh, D_OP_ACT, n->dn_line, "action may not be used in an expression");
+	struct d_node *l = n->dn_l;
+	if (l->dn_kind == DN_IDENT)
+		l = cook_ident(dh, l, n->dn_op == '=');
+	else
+		l = cook(dh, l);
+	n->dn_l = l;
+	if (l->dn_kind == DN_VAR && !l->dn_type && n->dn_op == '=') {
+		struct d_var *v = l->dn_var;
+		struct d_type *t = r->dn_type;
+		if (t->dt_kind == DK_VOID)
+			d_error(dh, D_OP_VFPTR, n->dn_line, "cannot assign a void expression to %s", v->dv_name);
+		if (t->dt_kind == DK_FUNC)
+			d_error(dh, D_OP_ARRFUN, n->dn_line, "cannot assign a function to %s", v->dv_name);
+		if (r->dn_kind == DN_INT && t->dt_size < 4)
+			t = dh->dh_t_int;
+		v->dv_type = t;
+		if (v->dv_kind == DV_GLOBAL || v->dv_kind == DV_LOCAL)
+			d_var_place(dh, v);
+		l->dn_type = t;
+	}
+	default_type(dh, l);
+	need_lvalue(dh, l, opname(n->dn_op));
+	if (l->dn_type->dt_kind == DK_ARRAY && !(l->dn_type->dt_ref->dt_char && d_type_is_string(r->dn_type)))
+		d_error(dh, D_OP_ARRFUN, n->dn_line, "cannot assign to an array");
+	if (n->dn_op == '=') {
+		check_assign(dh, n, l->dn_type, r);
+	} else {
+		bool intonly = n->dn_op != T_ADDEQ && n->dn_op != T_SUBEQ && n->dn_op != T_MULEQ && n->dn_op != T_DIVEQ;
+		bool ptr = l->dn_type->dt_kind == DK_PTR && (n->dn_op == T_ADDEQ || n->dn_op == T_SUBEQ);
+		if (!ptr && ((intonly && (!d_type_is_int(l->dn_type) || !d_type_is_int(r->dn_type))) ||
+		    !d_type_is_arith(l->dn_type) || !d_type_is_arith(r->dn_type)))
+			d_error(dh, intonly ? D_OP_INT : D_OP_ARITH, n->dn_line,
+			    "operator %s requires operands of %s type", opname(n->dn_op), intonly ? "integral" : "arithmetic");
+		if (ptr && !d_type_is_int(r->dn_type))
+			d_error(dh, D_OP_ARITH, n->dn_line, "operator %s requires operands of arithmetic type", opname(n->dn_op));
+		if ((n->dn_op == T_DIVEQ || n->dn_op == T_MODEQ) && r->dn_kind == DN_INT && r->dn_ival == 0)
+			d_error(dh, D_DIV_ZERO, n->dn_line, "expression contains division by zero");
+	}
+	n->dn_type = l->dn_type;
+	return n;
+}
+
+static struct d_node *
+cook_op3(struct d_hdl *dh, struct d_node *n)
+{
+	struct d_node *x = n->dn_x = cook(dh, n->dn_x);
+	struct d_node *l = n->dn_l = cook(dh, n->dn_l);
+	struct d_node *r = n->dn_r = cook(dh, n->dn_r);
+	default_type(dh, x);
+	default_type(dh, l);
+	default_type(dh, r);
+	if (!d_type_is_scalar(x->dn_type) && !d_type_is_string(x->dn_type))
+		d_error(dh, D_OP_SCALAR, n->dn_line, "operator ?: requires scalar type for first operand");
+	struct d_type *lt = l->dn_type, *rt = r->dn_type;
+	if (d_type_is_arith(lt) && d_type_is_arith(rt))
+		n->dn_type = arith_result(dh, lt, rt);
+	else if (d_type_is_string(lt) && d_type_is_string(rt))
+		n->dn_type = lt;
+	else if (d_type_compat(lt, rt) && lt->dt_kind != DK_VOID)
+		n->dn_type = lt;
+	else if (lt->dt_kind == DK_PTR && r->dn_kind == DN_INT && r->dn_ival == 0)
+		n->dn_type = lt;
+	else if (rt->dt_kind == DK_PTR && l->dn_kind == DN_INT && l->dn_ival == 0)
+		n->dn_type = rt;
+	else
+		d_error(dh, D_OP_INCOMPAT, n->dn_line, "operator ?: operands must have compatible types");
+	if (l->dn_action || r->dn_action)
+		d_error(dh, D_OP_ACT, n->dn_line, "?: operands cannot be actions");
+	if (x->dn_kind == DN_INT && l->dn_kind == DN_INT && r->dn_kind == DN_INT)
+		return mkint(dh, n, x->dn_ival ? l->dn_ival : r->dn_ival, n->dn_type);
+	if (d_type_is_string(n->dn_type) || n->dn_type->dt_kind == DK_STRUCT)
+		n->dn_dynamic = 1;
+	return n;
+}
+
+static struct d_node *
+cook_cast(struct d_hdl *dh, struct d_node *n)
+{
+	struct d_node *l = n->dn_l = cook(dh, n->dn_l);
+	default_type(dh, l);
+	struct d_type *to = n->dn_ctype, *from = l->dn_type;
+	n->dn_type = to;
+	if (to->dt_kind == DK_VOID)
+		return n;
+	if (d_type_is_string(to)) {
+		if (d_type_is_string(from))
+			return l;
+		d_error(dh, D_CAST_INVAL, n->dn_line, "invalid cast expression: \"%s\" to \"%s\"", tname(dh, from), tname(dh, to));
+	}
+	if (!d_type_is_scalar(to) || (!d_type_is_scalar(from) && !(d_type_is_string(from) && to->dt_kind == DK_PTR)))
+		d_error(dh, D_CAST_INVAL, n->dn_line, "invalid cast expression: \"%s\" to \"%s\"", tname(dh, from), tname(dh, to));
+	if (to->dt_kind == DK_FLOAT || from->dt_kind == DK_FLOAT)
+		d_error(dh, D_CAST_INVAL, n->dn_line, "invalid cast expression: floating-point is not supported");
+	if (l->dn_kind == DN_INT && d_type_is_int(to))
+		return mkint(dh, n, d_canon(l->dn_ival, to), to);
+	return n;
+}
+
+static struct d_node *
+cook_sizeof(struct d_hdl *dh, struct d_node *n)
+{
+	struct d_type *t = n->dn_ctype;
+	if (!t) {
+		struct d_node *l = cook(dh, n->dn_l);
+		default_type(dh, l);
+		if (l->dn_bits)
+			d_error(dh, D_SIZEOF_BITFIELD, n->dn_line, "cannot apply sizeof to a bit-field");
+		t = l->dn_type;
+	}
+	if (t->dt_kind == DK_VOID || t->dt_kind == DK_FUNC || (!t->dt_complete && t->dt_kind != DK_PTR))
+		d_error(dh, D_SIZEOF_TYPE, n->dn_line, "cannot apply sizeof to an expression of type %s", tname(dh, t));
+	uint64_t sz = t->dt_kind == DK_STRING ? (uint64_t)dh->dh_opt[O_STRSIZE] : t->dt_size;
+	return mkint(dh, n, sz, d_type_lookup(dh, "size_t"));
+}
+
+static struct d_node *
+cook_offsetof(struct d_hdl *dh, struct d_node *n)
+{
+	struct d_type *t = n->dn_ctype;
+	if (t->dt_kind != DK_STRUCT && t->dt_kind != DK_UNION)
+		d_error(dh, D_OFFSETOF_TYPE, n->dn_line, "offsetof operand must be a struct or union type");
+	if (!t->dt_complete)
+		d_error(dh, D_OFFSETOF_TYPE, n->dn_line, "offsetof operand must be a complete type");
+	struct d_member *m = d_type_member(t, n->dn_name);
+	if (!m)
+		d_error(dh, D_TYPE_MEMBER, n->dn_line, "%s is not a member of %s", n->dn_name, tname(dh, t));
+	if (m->dm_bits)
+		d_error(dh, D_OFFSETOF_BITFIELD, n->dn_line, "cannot take offset of a bit-field: %s", n->dn_name);
+	return mkint(dh, n, m->dm_off, d_type_lookup(dh, "size_t"));
+}
+
+static struct d_node *
+cook_stringof(struct d_hdl *dh, struct d_node *n)
+{
+	struct d_node *l = n->dn_l = cook(dh, n->dn_l);
+	default_type(dh, l);
+	if (!d_type_is_scalar(l->dn_type) && !d_type_is_string(l->dn_type))
+		d_error(dh, D_STRINGOF_TYPE, n->dn_line, "stringof operand must be of scalar or string type");
+	n->dn_type = dh->dh_t_string;
+	n->dn_dynamic = 1;
+	if (d_type_is_string(l->dn_type))
+		return l;
+	return n;
+}
+
+/* ---- calls --------------------------------------------------------------- */
+
+static struct d_type *
+pseudo_type(struct d_hdl *dh, const char *name, int vk)
+{
+	struct d_type *t = d_type_lookup(dh, name);
+	if (t)
+		return t;
+	t = d_alloc(dh, sizeof(*t));
+	t->dt_kind = DK_INT;
+	t->dt_size = 8;
+	t->dt_align = 8;
+	t->dt_complete = 1;
+	t->dt_name = d_strdup(dh, name);
+	t->dt_vk = (uint8_t)vk;	/* a pseudo type: d_type_vdesc encodes it */
+	d_type_define(dh, name, t);
+	return t;
+}
+
+static void
+arg_need(struct d_hdl *dh, struct d_node *call, struct d_node *a, int i, bool want_str)
+{
+	struct d_type *t = a->dn_type;
+	bool ok = want_str ? stringish(t) : (d_type_is_int(t) || t->dt_kind == DK_PTR);
+	if (!ok)
+		d_error(dh, D_PROTO_ARG, a->dn_line, "%s( ) argument #%d is incompatible with prototype:\n\tprototype: %s\n\t argument: %s",
+		    call->dn_name, i, want_str ? "string" : "int", tname(dh, t));
+}
+
+/* Aggregation argument of printa/trunc/clear/normalize. */
+static struct d_agginfo *
+agg_arg(struct d_hdl *dh, struct d_node *call, struct d_node *a, int tag_arg, int tag_bad)
+{
+	if (a->dn_kind != DN_AGG || a->dn_args)
+		d_error(dh, tag_arg, a->dn_line, "%s( ) argument #%d is incompatible with prototype:\n\tprototype: aggregation\n\t argument: %s",
+		    call->dn_name, 1, a->dn_kind == DN_AGG ? "aggregation with key" : "scalar");
+	struct d_agginfo *ai = d_agg_lookup(dh, a->dn_name, false);
+	if (!ai || ai->ai_func < 0)
+		d_error(dh, tag_bad, a->dn_line, "undefined aggregation: @%s", a->dn_name);
+	a->dn_agg = ai;
+	return ai;
+}
+
+static void cook_args(struct d_hdl *dh, struct d_node *n, int from);
+
+static void
+cook_call_action(struct d_hdl *dh, struct d_node *n, const struct d_fdef *f)
+{
+	struct d_node *a = n->dn_args;
+	switch (f->id) {
+	case F_PRINTF:
+	case F_SYSTEM:
+	case F_FREOPEN:
+		cook_args(dh, n, 0);
+		if (n->dn_args->dn_kind != DN_STR)
+			d_error(dh, D_PRINTF_ARG_FMT, n->dn_line, "%s( ) argument #1 must be a string constant", f->name);
+		break;
+	case F_PRINTA: {
+		struct d_node *fmt = NULL;
+		if (a->dn_kind != DN_AGG) {
+			fmt = cook(dh, a);
+			if (fmt->dn_kind != DN_STR)
+				d_error(dh, D_PRINTA_PROTO, n->dn_line, "printa( ) argument #1 must be a string constant or aggregation");
+			fmt->dn_next = a->dn_next;
+			n->dn_args = fmt;
+			a = fmt->dn_next;
+		}
+		if (!a)
+			d_error(dh, D_PRINTA_PROTO, n->dn_line, "printa( ) prototype mismatch: too few arguments");
+		for (; a; a = a->dn_next)
+			agg_arg(dh, n, a, D_PRINTA_AGGARG, D_PRINTA_AGGBAD);
+		break;
+	}
+	case F_TRUNC:
+		agg_arg(dh, n, a, D_TRUNC_AGGARG, D_TRUNC_AGGBAD);
+		cook_args(dh, n, 1);
+		if (a->dn_next && !d_type_is_int(a->dn_next->dn_type))
+			d_error(dh, D_TRUNC_SCALAR, n->dn_line, "trunc( ) argument #2 must be of scalar type");
+		break;
+	case F_CLEAR:
+	case F_DENORMALIZE:
+		agg_arg(dh, n, a, D_CLEAR_AGGARG, D_CLEAR_AGGBAD);
+		break;
+	case F_NORMALIZE:
+		agg_arg(dh, n, a, D_NORMALIZE_AGGARG, D_NORMALIZE_AGGBAD);
+		cook_args(dh, n, 1);
+		if (!d_type_is_int(a->dn_next->dn_type))
+			d_error(dh, D_NORMALIZE_SCALAR, n->dn_line, "normalize( ) argument #2 must be of scalar type");
+		break;
+	case F_TRACE:
+		cook_args(dh, n, 0);
+		if (a = n->dn_args, a->dn_type->dt_kind == DK_VOID)
+			d_error(dh, D_TRACE_VOID, n->dn_line, "trace( ) may not be applied to a void expression");
+		if (a->dn_kind == DN_AGG)
+			d_error(dh, D_TRACE_DYN, n->dn_line, "trace( ) may not be applied to an aggregation");
+		break;
+	case F_PRINT:
+		cook_args(dh, n, 0);
+		if (n->dn_args->dn_type->dt_kind == DK_VOID)
+			d_error(dh, D_PRINT_VOID, n->dn_line, "print( ) may not be applied to a void expression");
+		break;
+	case F_SETOPT:
+		cook_args(dh, n, 0);
+		for (a = n->dn_args; a; a = a->dn_next)
+			if (a->dn_kind != DN_STR)
+				d_error(dh, D_SETOPT_PROTO, a->dn_line, "setopt( ) arguments must be string constants");
+		break;
+	case F_TRACEMEM:
+		cook_args(dh, n, 0);
+		a = n->dn_args;
+		if (!d_type_is_ptrlike(a->dn_type) && !d_type_is_int(a->dn_type))
+			d_error(dh, D_TRACEMEM_ADDR, n->dn_line, "tracemem( ) argument #1 is incompatible with prototype");
+		if (!d_type_is_int(a->dn_next->dn_type) || a->dn_next->dn_kind != DN_INT)
+			d_error(dh, D_TRACEMEM_SIZE, n->dn_line, "tracemem( ) argument #2 must be a non-zero positive integral constant expression");
+		break;
+	default:
+		cook_args(dh, n, 0);
+		for (a = n->dn_args; a; a = a->dn_next)
+			if (!d_type_is_int(a->dn_type))
+				d_error(dh, D_PROTO_ARG, a->dn_line, "%s( ) argument #1 is incompatible with prototype:\n\tprototype: int\n\t argument: %s",
+				    f->name, tname(dh, a->dn_type));
+		break;
+	}
+	if ((f->id == F_SYSTEM || f->id == F_RAISE || f->id == F_STOP || f->id == F_BREAKPOINT ||
+	    f->id == F_PANIC || f->id == F_CHILL || f->id == F_COPYINTO) && !dh->dh_opt[O_DESTRUCTIVE])
+		d_error(dh, D_ACT_DESTRUCT, n->dn_line, "%s( ) is a destructive action: use -w to allow it", f->name);
+	n->dn_type = dh->dh_t_void;
+	n->dn_action = 1;
+}
+
+/* Cook arguments from index 'from' in place. */
+static void
+cook_args(struct d_hdl *dh, struct d_node *n, int from)
+{
+	struct d_node **pp = &n->dn_args;
+	int i = 0;
+	for (struct d_node *a = n->dn_args; a; i++) {
+		struct d_node *next = a->dn_next;
+		struct d_node *c = a;
+		if (i >= from) {
+			c = cook(dh, a);
+			default_type(dh, c);
+			if (c->dn_action)
+				d_error(dh, D_OP_ACT, c->dn_line, "action may not be used as an argument");
+			c->dn_next = next;
+		}
+		*pp = c;
+		pp = &c->dn_next;
+		a = next;
+	}
+}
+
+static void
+cook_subr_args(struct d_hdl *dh, struct d_node *n, int id)
+{
+	cook_args(dh, n, 0);
+	struct d_node *a = n->dn_args;
+	int i = 1;
+	switch (id) {
+	case F_STRLEN: case F_BASENAME: case F_DIRNAME: case F_CLEANPATH:
+	case F_TOUPPER: case F_TOLOWER:
+		arg_need(dh, n, a, 1, true);
+		break;
+	case F_STRJOIN: case F_STRSTR:
+		arg_need(dh, n, a, 1, true);
+		arg_need(dh, n, a->dn_next, 2, true);
+		break;
+	case F_STRTOK:
+		if (!(a->dn_kind == DN_INT && a->dn_ival == 0))
+			arg_need(dh, n, a, 1, true);
+		arg_need(dh, n, a->dn_next, 2, true);
+		break;
+	case F_INDEX: case F_RINDEX:
+		arg_need(dh, n, a, 1, true);
+		arg_need(dh, n, a->dn_next, 2, true);
+		if (a->dn_next->dn_next)
+			arg_need(dh, n, a->dn_next->dn_next, 3, false);
+		break;
+	case F_SUBSTR:
+		arg_need(dh, n, a, 1, true);
+		for (a = a->dn_next, i = 2; a; a = a->dn_next, i++)
+			arg_need(dh, n, a, i, false);
+		break;
+	case F_STRCHR: case F_STRRCHR:
+		arg_need(dh, n, a, 1, true);
+		arg_need(dh, n, a->dn_next, 2, false);
+		break;
+	case F_STRTOLL:
+		arg_need(dh, n, a, 1, true);
+		if (a->dn_next)
+			arg_need(dh, n, a->dn_next, 2, false);
+		break;
+	case F_INET_NTOA: case F_INET_NTOA6:
+		if (a->dn_type->dt_kind != DK_PTR)
+			d_error(dh, D_PROTO_ARG, a->dn_line, "%s( ) argument #1 is incompatible with prototype:\n\tprototype: ipaddr_t *\n\t argument: %s",
+			    n->dn_name, tname(dh, a->dn_type));
+		break;
+	case F_INET_NTOP:
+		arg_need(dh, n, a, 1, false);
+		if (a->dn_next->dn_type->dt_kind != DK_PTR)
+			d_error(dh, D_PROTO_ARG, a->dn_line, "inet_ntop( ) argument #2 is incompatible with prototype:\n\tprototype: void *\n\t argument: %s",
+			    tname(dh, a->dn_next->dn_type));
+		break;
+	case F_BCOPY:
+		for (; a; a = a->dn_next, i++)
+			if (!d_type_is_ptrlike(a->dn_type) && !d_type_is_int(a->dn_type))
+				d_error(dh, D_PROTO_ARG, a->dn_line, "bcopy( ) argument #%d is incompatible with prototype", i);
+		break;
+	default:
+		for (; a; a = a->dn_next, i++)
+			arg_need(dh, n, a, i, false);
+		break;
+	}
+	if (id == F_USTACK || id == F_JSTACK || id == F_STACK) {
+		for (a = n->dn_args, i = 1; a; a = a->dn_next, i++)
+			if (a->dn_kind != DN_INT || (int64_t)a->dn_ival <= 0)
+				d_error(dh, id == F_STACK ? D_STACK_SIZE : i == 1 ? D_USTACK_FRAMES : D_USTACK_STRSIZE,
+				    a->dn_line, "%s( ) argument #%d must be a non-zero positive integral constant expression", n->dn_name, i);
+	}
+}
+
+static struct d_node *
+cook_call(struct d_hdl *dh, struct d_node *n)
+{
+	const struct d_fdef *f = d_fdef(n->dn_name);
+	if (!f) {
+		struct d_var *v = d_var_lookup(dh, 0, n->dn_name);
+		if (v || d_bvar_lookup(n->dn_name) >= 0)
+			d_error(dh, D_FUNC_IDKIND, n->dn_line, "%s is not a function", n->dn_name);
+		d_error(dh, D_FUNC_UNDEF, n->dn_line, "failed to resolve %s: Unknown function name", n->dn_name);
+	}
+	if (n->dn_nargs < f->minargs || n->dn_nargs > f->maxargs) {
+		int tag = D_PROTO_LEN;
+		if (f->id == F_PRINTA && n->dn_nargs < 1)
+			tag = D_PRINTA_PROTO;
+		if (f->id == F_TRUNC)
+			tag = D_TRUNC_PROTO;
+		if (f->id == F_CLEAR || f->id == F_DENORMALIZE)
+			tag = D_CLEAR_PROTO;
+		if (f->id == F_NORMALIZE)
+			tag = D_NORMALIZE_PROTO;
+		if (f->id == F_STACK)
+			tag = D_STACK_PROTO;
+		if (f->id == F_USTACK || f->id == F_JSTACK)
+			tag = D_USTACK_PROTO;
+		if (f->id == F_SETOPT)
+			tag = D_SETOPT_PROTO;
+		if (f->minargs == f->maxargs)
+			d_error(dh, tag, n->dn_line, "%s( ) prototype mismatch: %d arg%s passed, %d expected",
+			    f->name, n->dn_nargs, n->dn_nargs == 1 ? "" : "s", f->minargs);
+		d_error(dh, tag, n->dn_line, "%s( ) prototype mismatch: %d arg%s passed, %s %d expected",
+		    f->name, n->dn_nargs, n->dn_nargs == 1 ? "" : "s",
+		    n->dn_nargs < f->minargs ? "at least" : "no more than",
+		    n->dn_nargs < f->minargs ? f->minargs : f->maxargs);
+	}
+	n->dn_subr = f->id;
+	if (f->kind == FK_AGG)
+		d_error(dh, D_AGG_FUNC, n->dn_line, "%s( ) may only be used as an aggregating function: @name = %s( )", f->name, f->name);
+	if (f->kind == FK_ACT) {
+		cook_call_action(dh, n, f);
+		return n;
+	}
+	cook_subr_args(dh, n, f->id);
+	if (!f->rtype) {
+		n->dn_type = dh->dh_t_void;
+	} else if (f->rtype[0] == '_') {
+		int vk = f->id == F_SYM || f->id == F_FUNC ? D_VK_KSYM : f->id == F_MOD ? D_VK_KMOD :
+		    f->id == F_USYM || f->id == F_UFUNC ? D_VK_USYM : f->id == F_UMOD ? D_VK_UMOD :
+		    f->id == F_UADDR ? D_VK_UADDR : f->id == F_STACK ? D_VK_KSTACK : D_VK_USTACK;
+		n->dn_type = pseudo_type(dh, f->rtype, vk);
+		n->dn_dynamic = (f->id == F_STACK || f->id == F_USTACK || f->id == F_JSTACK) ? 5 : 0;
+	} else {
+		n->dn_type = d_type_parse_simple(dh, f->rtype);
+	}
+	if (d_type_is_string(n->dn_type))
+		n->dn_dynamic = 1;
+	return n;
+}
+
+/* ---- aggregations ----------------------------------------------------------- */
+
+static int
+agg_func_of(int f)
+{
+	switch (f) {
+	case F_COUNT: return DAGG_COUNT;
+	case F_SUM: return DAGG_SUM;
+	case F_AVG: return DAGG_AVG;
+	case F_MIN: return DAGG_MIN;
+	case F_MAX: return DAGG_MAX;
+	case F_STDDEV: return DAGG_STDDEV;
+	case F_QUANTIZE: return DAGG_QUANTIZE;
+	case F_LQUANTIZE: return DAGG_LQUANTIZE;
+	default: return DAGG_LLQUANTIZE;
+	}
+}
+
+static int64_t
+agg_const(struct d_hdl *dh, struct d_node *a, int tag, const char *what)
+{
+	if (a->dn_kind != DN_INT)
+		d_error(dh, tag, a->dn_line, "%s", what);
+	return (int64_t)a->dn_ival;
+}
+
+static void
+agg_params(struct d_hdl *dh, struct d_node *call, int fn, struct dagg_params *p)
+{
+	struct d_node *a = call->dn_args;
+	memset(p, 0, sizeof(*p));
+	if (fn == DAGG_LQUANTIZE) {
+		p->ap_lq_base = agg_const(dh, a->dn_next, D_LQUANT_BASETYPE, "lquantize( ) argument #2 must be a constant");
+		p->ap_lq_limit = agg_const(dh, a->dn_next->dn_next, D_LQUANT_LIMTYPE, "lquantize( ) argument #3 must be a constant");
+		p->ap_lq_step = 1;
+		struct d_node *s = a->dn_next->dn_next->dn_next;
+		if (s)
+			p->ap_lq_step = agg_const(dh, s, D_LQUANT_STEPTYPE, "lquantize( ) argument #4 must be a constant");
+	} else if (fn == DAGG_LLQUANTIZE) {
+		struct d_node *f = a->dn_next, *lo = f->dn_next, *hi = lo->dn_next, *ns = hi->dn_next;
+		p->ap_llq_factor = (uint16_t)agg_const(dh, f, D_LLQUANT_FACTORTYPE, "llquantize( ) argument #2 (factor) must be an integer constant");
+		p->ap_llq_low = (uint16_t)agg_const(dh, lo, D_LLQUANT_MAGTYPE, "llquantize( ) argument #3 (low magnitude) must be an integer constant");
+		p->ap_llq_high = (uint16_t)agg_const(dh, hi, D_LLQUANT_MAGTYPE, "llquantize( ) argument #4 (high magnitude) must be an integer constant");
+		p->ap_llq_nsteps = (uint16_t)agg_const(dh, ns, D_LLQUANT_NSTEPTYPE, "llquantize( ) argument #5 (nsteps) must be an integer constant");
+	} else {
+		return;
+	}
+	char err[256];
+	const char *tag = NULL;
+	if (dagg_check_params(fn, p, err, sizeof(err), &tag) != 0)
+		d_error(dh, tag ? d_errtag_byname(tag) : D_UNKNOWN, call->dn_line, "%s", err);
+}
+
+/* @a[keys] = f(args): the key and value types are fixed by the first use. */
+static struct d_node *
+cook_aggassign(struct d_hdl *dh, struct d_node *n)
+{
+	struct d_node *ag = n->dn_l, *call = n->dn_r;
+	if (n->dn_op != '=')
+		d_error(dh, D_AGG_FUNC, n->dn_line, "@%s must be assigned the result of an aggregating function", ag->dn_name);
+	if (call->dn_kind != DN_CALL || !d_fdef(call->dn_name) || d_fdef(call->dn_name)->kind != FK_AGG)
+		d_error(dh, D_AGG_FUNC, n->dn_line, "@%s must be assigned the result of an aggregating function", ag->dn_name);
+	const struct d_fdef *f = d_fdef(call->dn_name);
+	if (call->dn_nargs < f->minargs || call->dn_nargs > f->maxargs)
+		d_error(dh, D_PROTO_LEN, call->dn_line, "%s( ) prototype mismatch: %d arg%s passed, %d expected",
+		    f->name, call->dn_nargs, call->dn_nargs == 1 ? "" : "s", f->minargs);
+	cook_keys(dh, ag);
+	cook_args(dh, call, 0);
+	if (call->dn_args && !d_type_is_int(call->dn_args->dn_type) && call->dn_args->dn_type->dt_kind != DK_PTR)
+		d_error(dh, D_AGG_SCALAR, call->dn_line, "%s( ) requires argument of scalar type", f->name);
+	call->dn_subr = f->id;
+	int fn = agg_func_of(f->id);
+	struct dagg_params p;
+	agg_params(dh, call, fn, &p);
+	struct d_agginfo *ai = d_agg_lookup(dh, ag->dn_name, true);
+	if (ai->ai_func >= 0) {
+		if (ai->ai_func != fn || memcmp(&ai->ai_params, &p, sizeof(p)) != 0)
+			d_error(dh, D_AGG_REDEF, n->dn_line, "@%s: aggregation redefined\n\t current: %s( )\n\tprevious: %s( )",
+			    ag->dn_name, f->name, d_func_name(ai->ai_func + F_COUNT));
+		if (ai->ai_nkeys != ag->dn_nargs)
+			d_error(dh, D_ARR_BADREF, n->dn_line, "@%s[ ] prototype mismatch: %d arg%s passed, %d expected",
+			    ag->dn_name, ag->dn_nargs, ag->dn_nargs == 1 ? "" : "s", ai->ai_nkeys);
+		int i = 0;
+		for (struct d_node *k = ag->dn_args; k; k = k->dn_next, i++)
+			if (!d_type_compat(ai->ai_keys[i], k->dn_type) && !(stringish(ai->ai_keys[i]) && stringish(k->dn_type)))
+				d_error(dh, D_ARR_BADREF, k->dn_line, "@%s[ ] argument #%d is incompatible with prototype:\n\tprototype: %s\n\t argument: %s",
+				    ag->dn_name, i + 1, tname(dh, ai->ai_keys[i]), tname(dh, k->dn_type));
+	} else {
+		ai->ai_func = fn;
+		ai->ai_params = p;
+		ai->ai_nkeys = ag->dn_nargs;
+		ai->ai_line = n->dn_line;
+		int i = 0;
+		for (struct d_node *k = ag->dn_args; k; k = k->dn_next, i++) {
+			if (i >= D_MAX_KEYS)
+				d_error(dh, D_KEY_TYPE, k->dn_line, "too many keys");
+			ai->ai_keys[i] = k->dn_type;
+		}
+	}
+	ag->dn_agg = ai;
+	n->dn_type = dh->dh_t_void;
+	n->dn_action = 2;	/* an aggregating action */
+	return n;
+}
+
+/* ---- dispatch --------------------------------------------------------------- */
+
+static struct d_node *
+cook(struct d_hdl *dh, struct d_node *n)
+{
+	if (n->dn_type && n->dn_kind != DN_VAR && n->dn_kind != DN_IDENT && n->dn_kind != DN_INDEX)
+		return n;	/* constants and already-cooked subtrees */
+	switch (n->dn_kind) {
+	case DN_INT:
+		return n;
+	case DN_STR:
+		n->dn_type = dh->dh_t_string;
+		n->dn_dynamic = 1;
+		return n;
+	case DN_IDENT:
+		return cook_ident(dh, n, false);
+	case DN_VAR:
+		return cook_dvar(dh, n);
+	case DN_BUILTIN:
+	case DN_ARGS:
+		return n;
+	case DN_INDEX:
+		if (n->dn_type)
+			return n;
+		return cook_index(dh, n);
+	case DN_AGG:
+		d_error(dh, D_AGG_NULL, n->dn_line, "expression has null effect: @%s", n->dn_name);
+	case DN_OP1:
+		return cook_op1(dh, n);
+	case DN_POST:
+		n->dn_op = n->dn_op;
+		{
+			struct d_node *l = n->dn_l = cook(dh, n->dn_l);
+			default_type(dh, l);
+			need_lvalue(dh, l, opname(n->dn_op));
+			if (!d_type_is_int(l->dn_type) && l->dn_type->dt_kind != DK_PTR)
+				d_error(dh, D_OP_SCALAR, n->dn_line, "operator %s requires operand of scalar type", opname(n->dn_op));
+			n->dn_type = l->dn_type;
+		}
+		return n;
+	case DN_OP2:
+		return cook_op2(dh, n);
+	case DN_OP3:
+		return cook_op3(dh, n);
+	case DN_ASSIGN:
+		return cook_assign(dh, n);
+	case DN_CALL:
+		return cook_call(dh, n);
+	case DN_MEMBER:
+		return cook_member(dh, n);
+	case DN_CAST:
+		return cook_cast(dh, n);
+	case DN_SIZEOF:
+		return cook_sizeof(dh, n);
+	case DN_OFFSETOF:
+		return cook_offsetof(dh, n);
+	case DN_STRINGOF:
+		return cook_stringof(dh, n);
+	case DN_XLATE:
+		d_error(dh, D_XLATE_SOU, n->dn_line, "xlate result must be used with . or ->");
+	case DN_SYM:
+		d_error(dh, D_SYM_NOTYPES, n->dn_line, "failed to resolve `%s: kernel symbols are not available in user space", n->dn_name);
+	case DN_COMMA:
+		n->dn_l = cook(dh, n->dn_l);
+		n->dn_r = cook(dh, n->dn_r);
+		default_type(dh, n->dn_r);
+		n->dn_type = n->dn_r->dn_type;
+		n->dn_dynamic = n->dn_r->dn_dynamic;
+		return n;
+	default:
+		d_error(dh, D_UNKNOWN, n->dn_line, "internal error: cannot cook node kind %d", n->dn_kind);
+	}
+}
+
+struct d_node *
+d_cook_expr(struct d_hdl *dh, struct d_node *n)
+{
+	n = cook(dh, n);
+	default_type(dh, n);
+	return n;
+}
+
+void
+d_cook_decl_inline(struct d_hdl *dh, struct d_var *v)
+{
+	if (v->dv_inline->dn_kind == DN_XLATE) {
+		/* translated lazily, member by member, where it is used */
+		v->dv_inline->dn_type = v->dv_inline->dn_ctype;
+		return;
+	}
+	struct d_node *e = d_cook_expr(dh, v->dv_inline);
+	if (e->dn_action)
+		d_error(dh, D_OP_ACT, e->dn_line, "inline %s may not be an action", v->dv_name);
+	struct d_type *t = v->dv_type;
+	if (d_type_is_int(t) && !d_type_is_int(e->dn_type) && e->dn_type->dt_kind != DK_PTR)
+		d_error(dh, D_OP_INCOMPAT, e->dn_line, "inline %s definition uses incompatible types: \"%s\" = \"%s\"",
+		    v->dv_name, tname(dh, t), tname(dh, e->dn_type));
+	if (d_type_is_string(t) && !d_type_is_string(e->dn_type))
+		d_error(dh, D_OP_INCOMPAT, e->dn_line, "inline %s definition uses incompatible types: \"%s\" = \"%s\"",
+		    v->dv_name, tname(dh, t), tname(dh, e->dn_type));
+	if (e->dn_kind == DN_INT && d_type_is_int(t)) {
+		e->dn_ival = d_canon(e->dn_ival, t);
+		e->dn_type = t;
+	} else if (d_type_is_int(t) && e->dn_type != t) {
+		struct d_node *c = d_node_new(dh, DN_CAST, e->dn_line);
+		c->dn_ctype = t;
+		c->dn_type = t;
+		c->dn_l = e;
+		e = c;
+	}
+	v->dv_inline = e;
+}
+
+/* ---- statements ------------------------------------------------------------- */
+
+static void cook_stmts(struct d_hdl *dh, struct d_node **list);
+
+static struct d_node *
+cook_stmt(struct d_hdl *dh, struct d_node *s)
+{
+	switch (s->dn_kind) {
+	case DN_EXPR:
+		s->dn_l = cook(dh, s->dn_l);
+		if (s->dn_l->dn_kind == DN_VAR || s->dn_l->dn_kind == DN_IDENT)
+			default_type(dh, s->dn_l);
+		break;
+	case DN_IF: {
+		struct d_node *x = s->dn_x = d_cook_expr(dh, s->dn_x);
+		if (!d_type_is_scalar(x->dn_type) && !d_type_is_string(x->dn_type))
+			d_error(dh, D_OP_SCALAR, s->dn_line, "if statement requires a scalar expression");
+		if (s->dn_l)
+			s->dn_l = cook_stmt(dh, s->dn_l);
+		if (s->dn_r)
+			s->dn_r = cook_stmt(dh, s->dn_r);
+		break;
+	}
+	case DN_BLOCK:
+		cook_stmts(dh, &s->dn_l);
+		break;
+	default:
+		break;
+	}
+	return s;
+}
+
+/* An action inside an expression (not at statement top) is an error. */
+static void
+check_actions(struct d_hdl *dh, struct d_node *n, bool top)
+{
+	if (!n)
+		return;
+	if (n->dn_action == 1 && !top)
+		d_error(dh, D_CG_EXPR, n->dn_line, "%s( ) may not be called from a D expression (D program context required)", n->dn_name);
+	check_actions(dh, n->dn_l, false);
+	check_actions(dh, n->dn_r, false);
+	check_actions(dh, n->dn_x, false);
+	for (struct d_node *a = n->dn_args; a; a = a->dn_next)
+		check_actions(dh, a, false);
+}
+
+static void
+cook_stmts(struct d_hdl *dh, struct d_node **list)
+{
+	for (struct d_node *s = *list; s; s = s->dn_next) {
+		cook_stmt(dh, s);
+		if (s->dn_kind == DN_EXPR) {
+			struct d_node *e = s->dn_l;
+			check_actions(dh, e, true);
+		}
+	}
+}
+
+void
+d_cook_clause(struct d_hdl *dh, struct d_pclause *pc, struct d_probe **probes, int nprobes)
+{
+	dh->dh_cc_probes = probes;
+	dh->dh_cc_nprobes = nprobes;
+	if (pc->pc_pred) {
+		pc->pc_pred = d_cook_expr(dh, pc->pc_pred);
+		check_actions(dh, pc->pc_pred, false);
+		struct d_type *t = pc->pc_pred->dn_type;
+		if (!d_type_is_scalar(t) && !d_type_is_string(t))
+			d_error(dh, D_PRED_SCALAR, pc->pc_pred->dn_line, "predicate result must be of scalar type");
+	}
+	cook_stmts(dh, &pc->pc_body);
+	dh->dh_cc_probes = NULL;
+	dh->dh_cc_nprobes = 0;
+}
+
+/* Probe argument type names → D types (called at match time). */
+struct d_type *d_cook_argtype(struct d_hdl *dh, const char *name);
+struct d_type *
+d_cook_argtype(struct d_hdl *dh, const char *name)
+{
+	return d_type_from_name(dh, name);
+}

@@ -1,0 +1,1246 @@
+/*
+ * d_parse.c — the D parser: tokens → AST and declarations.
+ *
+ * Recursive descent, one function per grammar rule with the rule above
+ * it (the grammar is dt_grammar.y's, written as EBNF).  The parser builds
+ * nodes only; types of declarations are built here because C's declarator
+ * syntax is grammar, but expressions are typed later by d_cook.c.  The
+ * lexer context is switched here: OUTER between clauses, PRED inside
+ * "/.../", BODY inside "{...}" and declarations.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dcore/d_impl.h"
+
+#define TOK(lx)		((lx)->lx_tok.t_tok)
+#define LINE(lx)	((lx)->lx_tok.t_line)
+
+struct d_node *
+d_node_new(struct d_hdl *dh, int kind, int line)
+{
+	struct d_node *n = d_alloc(dh, sizeof(*n));
+	n->dn_kind = (uint16_t)kind;
+	n->dn_line = line;
+	return n;
+}
+
+_Noreturn static void
+d_syntax(struct d_lex *lx)
+{
+	char near[128];
+	const char *t = d_lex_neartext(lx, near, sizeof(near));
+	if (!t)
+		d_error_at(lx, D_SYNTAX, "syntax error near end of input");
+	d_error_at(lx, D_SYNTAX, "syntax error near \"%s\"", t);
+}
+
+static bool
+testnext(struct d_lex *lx, int tok)
+{
+	if (TOK(lx) != tok)
+		return false;
+	d_lex_next(lx);
+	return true;
+}
+
+static void
+checknext(struct d_lex *lx, int tok)
+{
+	if (TOK(lx) != tok)
+		d_syntax(lx);
+	d_lex_next(lx);
+}
+
+static const char *
+check_ident(struct d_lex *lx)
+{
+	if (TOK(lx) != T_IDENT)
+		d_syntax(lx);
+	const char *s = lx->lx_tok.t_sval;
+	d_lex_next(lx);
+	return s;
+}
+
+static struct d_node *expr(struct d_lex *lx);
+static struct d_node *assign_expr(struct d_lex *lx);
+static struct d_node *cast_expr(struct d_lex *lx);
+static struct d_type *type_name(struct d_lex *lx);
+static struct d_node *statement(struct d_lex *lx);
+
+/* ---- declarations --------------------------------------------------------- */
+
+static bool
+is_type_start(struct d_lex *lx, int tok)
+{
+	switch (tok) {
+	case T_VOID: case T_CHARK: case T_SHORT: case T_INT_K: case T_LONG:
+	case T_FLOAT: case T_DOUBLE: case T_SIGNED: case T_UNSIGNED:
+	case T_STRING_K: case T_STRUCT: case T_UNION: case T_ENUM:
+	case T_CONST: case T_VOLATILE: case T_RESTRICT: case T_TYPENAME:
+	case '`':
+		return true;
+	case T_IDENT:
+		return d_type_lookup(lx->lx_dh, lx->lx_tok.t_sval) != NULL;
+	default:
+		return false;
+	}
+}
+
+static int64_t
+const_int(struct d_lex *lx, int tag, const char *what)
+{
+	int line = LINE(lx);
+	struct d_node *n = d_cook_expr(lx->lx_dh, assign_expr(lx));
+	if (n->dn_kind != DN_INT)
+		d_error(lx->lx_dh, tag, line, "%s", what);
+	return (int64_t)n->dn_ival;
+}
+
+static struct d_type *decl_specifiers(struct d_lex *lx, int *sclass);
+static struct d_type *declarator(struct d_lex *lx, struct d_type *base, const char **name,
+    struct d_type **keys, int *nkeys, bool abstract);
+
+/* member_decl := specifiers declarator [':' const] {',' ...} ';' */
+static void
+sou_members(struct d_lex *lx, struct d_type *t)
+{
+	struct d_member **tail = &t->dt_members;
+	while (TOK(lx) != '}') {
+		int sc = 0;
+		struct d_type *base = decl_specifiers(lx, &sc);
+		if (TOK(lx) == ';' && (base->dt_kind == DK_STRUCT || base->dt_kind == DK_UNION)) {
+			struct d_member *m = d_alloc(lx->lx_dh, sizeof(*m));	/* anonymous */
+			m->dm_type = base;
+			*tail = m;
+			tail = &m->dm_next;
+		}
+		while (TOK(lx) != ';') {
+			const char *name = NULL;
+			int line = LINE(lx);
+			struct d_type *mt = TOK(lx) == ':' ? base : declarator(lx, base, &name, NULL, NULL, false);
+			struct d_member *m = d_alloc(lx->lx_dh, sizeof(*m));
+			m->dm_name = name;
+			m->dm_type = mt;
+			if (testnext(lx, ':')) {
+				int64_t w = const_int(lx, D_DECL_BFCONST, "positive integral constant expression expected as bit-field size");
+				if (!d_type_is_int(mt))
+					d_error(lx->lx_dh, D_DECL_BFTYPE, line, "invalid type for bit-field: %s", name ? name : "");
+				if (w <= 0 || (uint64_t)w > mt->dt_size * 8)
+					d_error(lx->lx_dh, D_DECL_BFSIZE, line, "bit-field size %lld for %s is too big for type", (long long)w, name ? name : "");
+				m->dm_bits = (uint8_t)w;
+			} else if (!name) {
+				d_error(lx->lx_dh, D_DECL_MNAME, line, "member declaration requires a name");
+			} else if (!mt->dt_complete && mt->dt_kind != DK_PTR) {
+				d_error(lx->lx_dh, D_DECL_INCOMPLETE, line, "declaration uses incomplete type");
+			}
+			if (name) {
+				for (struct d_member *o = t->dt_members; o; o = o->dm_next)
+					if (o->dm_name && strcmp(o->dm_name, name) == 0)
+						d_error(lx->lx_dh, D_DECL_IDRED, line, "identifier redeclared: %s", name);
+			}
+			*tail = m;
+			tail = &m->dm_next;
+			if (!testnext(lx, ','))
+				break;
+		}
+		checknext(lx, ';');
+	}
+	d_type_layout(t);
+}
+
+/* Skip "mod`" of a scoped name and return the name itself. */
+static const char *
+scoped_name(struct d_lex *lx)
+{
+	if (testnext(lx, '`'))
+		return check_ident(lx);
+	const char *n = check_ident(lx);
+	if (testnext(lx, '`'))
+		n = check_ident(lx);
+	return n;
+}
+
+/* sou_spec := (struct|union) [name] ['{' member_decl* '}'] */
+static struct d_type *
+sou_spec(struct d_lex *lx, int kind)
+{
+	const char *tag = NULL;
+	int line = LINE(lx);
+	if (TOK(lx) == T_IDENT || TOK(lx) == '`' || TOK(lx) == T_TYPENAME) {
+		if (TOK(lx) == T_TYPENAME) {
+			tag = lx->lx_tok.t_sval;
+			d_lex_next(lx);
+		} else {
+			tag = scoped_name(lx);
+		}
+	}
+	if (TOK(lx) != '{') {
+		if (!tag)
+			d_syntax(lx);
+		return d_type_tag(lx->lx_dh, kind, tag, true);
+	}
+	struct d_type *t = d_type_tag(lx->lx_dh, kind, tag, true);
+	if (t->dt_complete)
+		d_error(lx->lx_dh, D_DECL_TYPERED, line, "type redeclared: %s", t->dt_name);
+	d_lex_next(lx);
+	sou_members(lx, t);
+	checknext(lx, '}');
+	return t;
+}
+
+/* enum_spec := enum [name] ['{' name ['=' const] {',' ...} [','] '}'] */
+static struct d_type *
+enum_spec(struct d_lex *lx)
+{
+	struct d_hdl *dh = lx->lx_dh;
+	const char *tag = NULL;
+	if (TOK(lx) == T_IDENT)
+		tag = check_ident(lx);
+	if (TOK(lx) != '{') {
+		if (!tag)
+			d_syntax(lx);
+		return d_type_tag(dh, DK_ENUM, tag, true);
+	}
+	struct d_type *t = d_type_tag(dh, DK_ENUM, tag, true);
+	if (t->dt_complete && tag)
+		d_error(dh, D_DECL_TYPERED, LINE(lx), "type redeclared: %s", t->dt_name);
+	d_lex_next(lx);
+	int64_t next = 0;
+	struct d_enumval **tail = &t->dt_enums;
+	while (TOK(lx) != '}') {
+		int line = LINE(lx);
+		const char *name = check_ident(lx);
+		if (testnext(lx, '='))
+			next = const_int(lx, D_DECL_ENCONST, "enumerator value must be a constant integer expression");
+		if (next > INT32_MAX || next < INT32_MIN)
+			d_error(dh, D_DECL_ENOFLOW, line, "enumerator '%s' value overflows INT_MAX (%d)", name, INT32_MAX);
+		if (d_var_lookup(dh, 0, name))
+			d_error(dh, D_DECL_IDRED, line, "identifier redeclared: %s", name);
+		struct d_enumval *ev = d_alloc(dh, sizeof(*ev));
+		ev->de_name = name;
+		ev->de_value = next;
+		*tail = ev;
+		tail = &ev->de_next;
+		struct d_var *v = d_var_create(dh, DV_ENUM, name);
+		v->dv_type = t;
+		v->dv_ival = next;
+		next++;
+		if (!testnext(lx, ','))
+			break;
+	}
+	checknext(lx, '}');
+	t->dt_complete = 1;
+	t->dt_size = 4;
+	t->dt_align = 4;
+	return t;
+}
+
+/* Combine C's basic type words into one type. */
+static struct d_type *
+basic_type(struct d_lex *lx, int nsigned, int nunsigned, int nshort, int nlong,
+    int base, int line)
+{
+	struct d_hdl *dh = lx->lx_dh;
+	if ((nsigned || nunsigned) && base && base != T_INT_K && base != T_CHARK)
+		d_error(dh, D_DECL_SIGNINT, line, "invalid use of signed or unsigned with non-integer type");
+	if ((nshort || nlong) && base && base != T_INT_K && !(base == T_DOUBLE && nlong == 1))
+		d_error(dh, D_DECL_LONGINT, line, "invalid use of long or short with non-arithmetic type");
+	if (nsigned && nunsigned)
+		d_error(dh, D_DECL_COMBO, line, "invalid type combination");
+	bool uns = nunsigned > 0;
+	switch (base) {
+	case T_VOID: return dh->dh_t_void;
+	case T_STRING_K: return dh->dh_t_string;
+	case T_FLOAT: return d_type_lookup(dh, "float");
+	case T_DOUBLE: return d_type_lookup(dh, nlong ? "long double" : "double");
+	case T_CHARK: return d_type_lookup(dh, uns ? "unsigned char" : nsigned ? "signed char" : "char");
+	default: break;
+	}
+	if (nshort)
+		return uns ? dh->dh_t_ushort : dh->dh_t_short;
+	if (nlong >= 2)
+		return uns ? dh->dh_t_ullong : dh->dh_t_llong;
+	if (nlong == 1)
+		return uns ? dh->dh_t_ulong : dh->dh_t_long;
+	return uns ? dh->dh_t_uint : dh->dh_t_int;
+}
+
+/* Storage classes we report through *sclass. */
+#define SC_TYPEDEF	1
+#define SC_EXTERN	2
+#define SC_STATIC	3
+#define SC_SELF		4
+#define SC_THIS		5
+#define SC_INLINE	6
+
+/* decl_specifiers := { storage_class | type_qualifier | type_specifier } */
+static struct d_type *
+decl_specifiers(struct d_lex *lx, int *sclass)
+{
+	int nsigned = 0, nunsigned = 0, nshort = 0, nlong = 0, base = 0;
+	struct d_type *named = NULL;
+	int line = LINE(lx);
+	for (;;) {
+		int t = TOK(lx);
+		switch (t) {
+		case T_TYPEDEF: case T_EXTERN: case T_STATIC: case T_SELF: case T_THIS:
+		case T_REGISTER: case T_AUTO: {
+			int sc = t == T_TYPEDEF ? SC_TYPEDEF : t == T_EXTERN ? SC_EXTERN :
+			    t == T_SELF ? SC_SELF : t == T_THIS ? SC_THIS : SC_STATIC;
+			if (!sclass)
+				d_syntax(lx);
+			if (*sclass)
+				d_error(lx->lx_dh, D_DECL_CLASS, line, "more than one storage class specified");
+			if (t == T_REGISTER || t == T_AUTO)
+				d_error(lx->lx_dh, D_DECL_BADCLASS, line, "storage class not supported in D");
+			*sclass = sc;
+			d_lex_next(lx);
+			continue;
+		}
+		case T_CONST: case T_VOLATILE: case T_RESTRICT: case T_USERLAND:
+			d_lex_next(lx);
+			continue;
+		case T_SIGNED: nsigned++; d_lex_next(lx); continue;
+		case T_UNSIGNED: nunsigned++; d_lex_next(lx); continue;
+		case T_SHORT: nshort++; d_lex_next(lx); continue;
+		case T_LONG: nlong++; d_lex_next(lx); continue;
+		case T_VOID: case T_CHARK: case T_INT_K: case T_FLOAT: case T_DOUBLE:
+		case T_STRING_K:
+			if (base || named)
+				d_error(lx->lx_dh, D_DECL_COMBO, line, "invalid type combination");
+			base = t;
+			d_lex_next(lx);
+			continue;
+		case T_STRUCT: case T_UNION:
+			if (base || named)
+				d_error(lx->lx_dh, D_DECL_COMBO, line, "invalid type combination");
+			d_lex_next(lx);
+			named = sou_spec(lx, t == T_STRUCT ? DK_STRUCT : DK_UNION);
+			continue;
+		case T_ENUM:
+			if (base || named)
+				d_error(lx->lx_dh, D_DECL_COMBO, line, "invalid type combination");
+			d_lex_next(lx);
+			named = enum_spec(lx);
+			continue;
+		case '`':
+			d_lex_next(lx);
+			/* FALLTHROUGH */
+		case T_IDENT: case T_TYPENAME: {
+			if (base || named || nsigned || nunsigned || nshort || nlong)
+				break;
+			const char *n = lx->lx_tok.t_sval;
+			struct d_type *ty = n ? d_type_lookup(lx->lx_dh, n) : NULL;
+			if (!ty) {
+				if (t == '`' || (t == T_IDENT && d_lex_peek(lx) == '`')) {
+					if (t == T_IDENT) {
+						d_lex_next(lx);
+						d_lex_next(lx);
+						n = lx->lx_tok.t_sval;
+						ty = n ? d_type_lookup(lx->lx_dh, n) : NULL;
+					}
+					if (!ty)
+						d_error(lx->lx_dh, D_TYPE_ERR, line, "failed to resolve type %s: Unknown type name", n ? n : "`");
+				} else {
+					break;
+				}
+			}
+			named = ty;
+			d_lex_next(lx);
+			continue;
+		}
+		default:
+			break;
+		}
+		break;
+	}
+	if (named)
+		return named;
+	if (!base && !nsigned && !nunsigned && !nshort && !nlong)
+		d_syntax(lx);
+	return basic_type(lx, nsigned, nunsigned, nshort, nlong, base, line);
+}
+
+/* Declarator operations, applied to the base type in order. */
+struct d_dop {
+	char op;		/* 'P'ointer, 'A'rray, 'F'unction */
+	uint32_t n;
+};
+#define D_MAXDOPS 32
+
+static void dd_parse(struct d_lex *lx, struct d_dop *ops, int *nops, const char **name,
+    struct d_type **keys, int *nkeys, bool abstract);
+
+static void
+dd_push(struct d_lex *lx, struct d_dop *ops, int *nops, char op, uint32_t n)
+{
+	if (*nops >= D_MAXDOPS)
+		d_error(lx->lx_dh, D_DECL_IDENT, LINE(lx), "declarator is too complex");
+	ops[*nops].op = op;
+	ops[*nops].n = n;
+	(*nops)++;
+}
+
+/* array_suffix := '[' [const | type {',' type}] ']' ; params := '(' ... ')' */
+static void
+dd_suffixes(struct d_lex *lx, struct d_dop *suf, int *nsuf, struct d_type **keys, int *nkeys)
+{
+	for (;;) {
+		if (TOK(lx) == '[') {
+			int line = LINE(lx);
+			d_lex_next(lx);
+			if (is_type_start(lx, TOK(lx))) {
+				if (!keys)
+					d_error(lx->lx_dh, D_DECL_ARRSUB, line, "associative array declaration not permitted here");
+				*nkeys = 0;
+				do {
+					if (*nkeys >= D_MAX_KEYS)
+						d_error(lx->lx_dh, D_DECL_ARRBIG, line, "too many keys");
+					keys[(*nkeys)++] = type_name(lx);
+				} while (testnext(lx, ','));
+				checknext(lx, ']');
+				continue;
+			}
+			if (TOK(lx) == ']') {
+				d_error(lx->lx_dh, D_DECL_ARRNULL, line, "array declaration requires array dimension or tuple signature");
+			}
+			int64_t n = const_int(lx, D_DECL_ARRSUB, "positive integral constant expression or tuple signature expected as array declaration subscript");
+			if (n <= 0)
+				d_error(lx->lx_dh, D_DECL_ARRSUB, line, "positive integral constant expression or tuple signature expected as array declaration subscript");
+			if (n > (1 << 24))
+				d_error(lx->lx_dh, D_DECL_ARRBIG, line, "array dimension too big");
+			checknext(lx, ']');
+			dd_push(lx, suf, nsuf, 'A', (uint32_t)n);
+		} else if (TOK(lx) == '(') {
+			/* a prototype: parameters are parsed and ignored */
+			d_lex_next(lx);
+			while (TOK(lx) != ')') {
+				if (TOK(lx) == T_ELLIPSIS) {
+					d_lex_next(lx);
+					continue;
+				}
+				struct d_type *pt = decl_specifiers(lx, NULL);
+				const char *pn = NULL;
+				if (TOK(lx) != ',' && TOK(lx) != ')')
+					declarator(lx, pt, &pn, NULL, NULL, true);
+				if (!testnext(lx, ','))
+					break;
+			}
+			checknext(lx, ')');
+			dd_push(lx, suf, nsuf, 'F', 0);
+		} else {
+			return;
+		}
+	}
+}
+
+/* declarator := {'*' qualifiers} ( name | '(' declarator ')' ) suffixes */
+static void
+dd_parse(struct d_lex *lx, struct d_dop *ops, int *nops, const char **name,
+    struct d_type **keys, int *nkeys, bool abstract)
+{
+	int nptr = 0;
+	struct d_dop inner[D_MAXDOPS], suf[D_MAXDOPS];
+	int ninner = 0, nsuf = 0;
+
+	while (TOK(lx) == '*' || TOK(lx) == T_CONST || TOK(lx) == T_VOLATILE || TOK(lx) == T_RESTRICT) {
+		if (TOK(lx) == '*')
+			nptr++;
+		d_lex_next(lx);
+	}
+	if (TOK(lx) == '(' && (d_lex_peek(lx) == '*' || d_lex_peek(lx) == '(' ||
+	    (d_lex_peek(lx) == T_IDENT && !d_type_lookup(lx->lx_dh, lx->lx_ahead.t_sval)))) {
+		d_lex_next(lx);
+		dd_parse(lx, inner, &ninner, name, NULL, NULL, abstract);
+		checknext(lx, ')');
+	} else if (TOK(lx) == T_IDENT) {
+		*name = lx->lx_tok.t_sval;
+		d_lex_next(lx);
+	} else if (TOK(lx) == '`') {
+		d_error(lx->lx_dh, D_DECL_SCOPE, LINE(lx), "scoping operator used in declaration");
+	} else if (!abstract) {
+		d_syntax(lx);
+	}
+	dd_suffixes(lx, suf, &nsuf, keys, nkeys);
+	for (int i = 0; i < nptr; i++)
+		dd_push(lx, ops, nops, 'P', 0);
+	for (int i = nsuf - 1; i >= 0; i--)
+		dd_push(lx, ops, nops, suf[i].op, suf[i].n);
+	for (int i = 0; i < ninner; i++)
+		dd_push(lx, ops, nops, inner[i].op, inner[i].n);
+}
+
+static struct d_type *
+declarator(struct d_lex *lx, struct d_type *base, const char **name,
+    struct d_type **keys, int *nkeys, bool abstract)
+{
+	struct d_dop ops[D_MAXDOPS];
+	int nops = 0;
+	dd_parse(lx, ops, &nops, name, keys, nkeys, abstract);
+	for (int i = 0; i < nops; i++) {
+		if (ops[i].op == 'P') {
+			base = d_type_ptr(lx->lx_dh, base);
+		} else if (ops[i].op == 'A') {
+			base = d_type_array(lx->lx_dh, base, ops[i].n);
+		} else {
+			struct d_type *f = d_alloc(lx->lx_dh, sizeof(*f));
+			f->dt_kind = DK_FUNC;
+			f->dt_ref = base;
+			f->dt_complete = 1;
+			f->dt_align = 1;
+			base = f;
+		}
+	}
+	return base;
+}
+
+/* type_name := specifier_qualifier_list [abstract_declarator] */
+static struct d_type *
+type_name(struct d_lex *lx)
+{
+	struct d_type *base = decl_specifiers(lx, NULL);
+	const char *name = NULL;
+	struct d_type *t = declarator(lx, base, &name, NULL, NULL, true);
+	if (name)
+		d_syntax(lx);
+	return t;
+}
+
+/* Define one declared name at program scope. */
+static void
+declare(struct d_lex *lx, int sclass, struct d_type *t, const char *name,
+    struct d_type **keys, int nkeys, int line)
+{
+	struct d_hdl *dh = lx->lx_dh;
+	char tn[128];
+
+	if (sclass == SC_TYPEDEF) {
+		struct d_type *old = d_type_lookup(dh, name);
+		if (old && old != t && !d_type_compat(old, t))
+			d_error(dh, D_DECL_IDRED, line, "identifier redeclared: %s", name);
+		if (t->dt_kind == DK_STRUCT || t->dt_kind == DK_UNION || t->dt_kind == DK_ENUM) {
+			d_type_define(dh, name, t);
+		} else {
+			struct d_type *c = d_alloc(dh, sizeof(*c));
+			*c = *t;
+			c->dt_name = d_strdup(dh, name);
+			d_type_define(dh, name, c);
+		}
+		return;
+	}
+	if (sclass == SC_EXTERN)
+		return;		/* kernel symbols are not addressable from user space */
+	if (t->dt_kind == DK_VOID)
+		d_error(dh, D_DECL_VOIDOBJ, line, "cannot have void object: %s", name);
+	if (t->dt_kind == DK_FUNC)
+		return;		/* a function prototype declares nothing we use */
+	if (!t->dt_complete)
+		d_error(dh, D_DECL_INCOMPLETE, line, "declaration uses incomplete type: %s",
+		    d_type_name(dh, t, tn, sizeof(tn)));
+	int kind = sclass == SC_SELF ? DV_TLS : sclass == SC_THIS ? DV_LOCAL :
+	    nkeys > 0 ? DV_ASSOC : DV_GLOBAL;
+	if (kind == DV_LOCAL && nkeys > 0)
+		d_error(dh, D_DECL_LOCASSC, line, "associative arrays may not be declared as local variables: %s", name);
+	struct d_var *v = d_var_lookup(dh, kind, name);
+	if (v && v->dv_type) {
+		if (!d_type_compat(v->dv_type, t) || v->dv_type->dt_size != t->dt_size)
+			d_error(dh, D_DECL_IDRED, line, "identifier redeclared: %s", name);
+		return;
+	}
+	if (!v && kind != DV_TLS && kind != DV_LOCAL) {
+		struct d_var *o = d_var_lookup(dh, 0, name);
+		if (o)
+			d_error(dh, D_DECL_IDRED, line, "identifier redeclared: %s", name);
+	}
+	if (!v)
+		v = d_var_create(dh, kind, name);
+	v->dv_type = t;
+	v->dv_declared = true;
+	v->dv_nkeys = nkeys;
+	for (int i = 0; i < nkeys; i++)
+		v->dv_keys[i] = keys[i];
+	d_var_place(dh, v);
+}
+
+/* declaration := decl_specifiers [init_declarator {',' init_declarator}] ';' */
+static void
+declaration(struct d_lex *lx)
+{
+	int sclass = 0;
+	int line = LINE(lx);
+	lx->lx_ctx = D_LX_BODY;
+	struct d_type *base = decl_specifiers(lx, &sclass);
+	if (TOK(lx) == ';') {
+		if (!(base->dt_kind == DK_STRUCT || base->dt_kind == DK_UNION || base->dt_kind == DK_ENUM))
+			d_error(lx->lx_dh, D_DECL_USELESS, line, "useless declaration");
+	}
+	while (TOK(lx) != ';') {
+		const char *name = NULL;
+		struct d_type *keys[D_MAX_KEYS];
+		int nkeys = 0;
+		line = LINE(lx);
+		struct d_type *t = declarator(lx, base, &name, keys, &nkeys, false);
+		if (TOK(lx) == '=')
+			d_error(lx->lx_dh, D_DECL_IDENT, line, "initializers are not supported in D declarations");
+		declare(lx, sclass, t, name, keys, nkeys, line);
+		if (!testnext(lx, ','))
+			break;
+	}
+	lx->lx_ctx = D_LX_OUTER;
+	checknext(lx, ';');
+}
+
+/* inline_def := inline decl_specifiers declarator '=' expr ';' */
+static void
+inline_def(struct d_lex *lx)
+{
+	struct d_hdl *dh = lx->lx_dh;
+	lx->lx_ctx = D_LX_BODY;
+	d_lex_next(lx);
+	int line = LINE(lx);
+	struct d_type *base = decl_specifiers(lx, NULL);
+	const char *name = NULL;
+	struct d_type *keys[D_MAX_KEYS];
+	int nkeys = 0;
+	struct d_type *t = declarator(lx, base, &name, keys, &nkeys, false);
+	checknext(lx, '=');
+	struct d_node *e = assign_expr(lx);
+	if (d_var_lookup(dh, 0, name))
+		d_error(dh, D_DECL_IDRED, line, "identifier redeclared: %s", name);
+	struct d_var *v = d_var_create(dh, DV_INLINE, name);
+	v->dv_type = t;
+	v->dv_inline = e;
+	v->dv_declared = true;
+	v->dv_nkeys = nkeys;
+	e->dn_line = line;
+	d_cook_decl_inline(dh, v);
+	lx->lx_ctx = D_LX_OUTER;
+	checknext(lx, ';');
+}
+
+/* translator_def := translator type '<' type ident '>' '{' {ident '=' expr ';'} '}' ';' */
+static void
+translator_def(struct d_lex *lx)
+{
+	struct d_hdl *dh = lx->lx_dh;
+	lx->lx_ctx = D_LX_BODY;
+	d_lex_next(lx);
+	int line = LINE(lx);
+	struct d_xlator *xl = d_alloc(dh, sizeof(*xl));
+	xl->xl_out = type_name(lx);
+	checknext(lx, '<');
+	struct d_type *inb = decl_specifiers(lx, NULL);
+	const char *arg = NULL;
+	xl->xl_in = declarator(lx, inb, &arg, NULL, NULL, false);
+	xl->xl_arg = arg;
+	checknext(lx, '>');
+	if (xl->xl_out->dt_kind != DK_STRUCT && xl->xl_out->dt_kind != DK_UNION)
+		d_error(dh, D_XLATE_SOU, line, "translator output type must be a struct or union");
+	for (struct d_xlator *o = dh->dh_xlators; o; o = o->xl_next)
+		if (o->xl_out == xl->xl_out && d_type_compat(o->xl_in, xl->xl_in))
+			d_error(dh, D_XLATE_REDECL, line, "translator from %s to %s has already been declared",
+			    xl->xl_in->dt_name ? xl->xl_in->dt_name : "?", xl->xl_out->dt_name);
+	checknext(lx, '{');
+	struct d_xlmemb **tail = &xl->xl_members;
+	while (TOK(lx) != '}') {
+		int ml = LINE(lx);
+		const char *mn = check_ident(lx);
+		if (!d_type_member(xl->xl_out, mn))
+			d_error(dh, D_XLATE_MEMB, ml, "translator member %s is not a member of %s", mn, xl->xl_out->dt_name);
+		checknext(lx, '=');
+		struct d_xlmemb *m = d_alloc(dh, sizeof(*m));
+		m->xm_name = mn;
+		m->xm_expr = assign_expr(lx);
+		*tail = m;
+		tail = &m->xm_next;
+		checknext(lx, ';');
+	}
+	checknext(lx, '}');
+	xl->xl_next = dh->dh_xlators;
+	dh->dh_xlators = xl;
+	lx->lx_ctx = D_LX_OUTER;
+	checknext(lx, ';');
+}
+
+/* provider_def := provider name '{' {probe name '(' types ')' ';'} '}' ';'
+ * (USDT declarations: accepted so that shared headers compile.) */
+static void
+provider_def(struct d_lex *lx)
+{
+	lx->lx_ctx = D_LX_BODY;
+	d_lex_next(lx);
+	check_ident(lx);
+	checknext(lx, '{');
+	int depth = 1;
+	while (depth > 0) {
+		if (TOK(lx) == T_EOF)
+			d_syntax(lx);
+		if (TOK(lx) == '{')
+			depth++;
+		else if (TOK(lx) == '}')
+			depth--;
+		if (depth > 0)
+			d_lex_next(lx);
+	}
+	checknext(lx, '}');
+	lx->lx_ctx = D_LX_OUTER;
+	checknext(lx, ';');
+}
+
+/* ---- expressions ----------------------------------------------------------- */
+
+static struct d_node *
+mknode2(struct d_lex *lx, int kind, int op, struct d_node *l, struct d_node *r, int line)
+{
+	struct d_node *n = d_node_new(lx->lx_dh, kind, line);
+	n->dn_op = (uint16_t)op;
+	n->dn_l = l;
+	n->dn_r = r;
+	return n;
+}
+
+/* arglist := [assign_expr {',' assign_expr}] up to the closing token */
+static struct d_node *
+arglist(struct d_lex *lx, int close, int *nargs)
+{
+	struct d_node *head = NULL, **tail = &head;
+	*nargs = 0;
+	if (TOK(lx) != close) {
+		do {
+			*tail = assign_expr(lx);
+			tail = &(*tail)->dn_next;
+			(*nargs)++;
+		} while (testnext(lx, ','));
+	}
+	checknext(lx, close);
+	return head;
+}
+
+/* primary := ident | constant | string | '(' expr ')' | @agg | self->id
+ *          | this->id | offsetof '(' type ',' ident ')' | xlate '<' type '>' '(' expr ')'
+ *          | '`' ident */
+static struct d_node *
+primary(struct d_lex *lx)
+{
+	struct d_hdl *dh = lx->lx_dh;
+	int line = LINE(lx);
+	struct d_node *n;
+	switch (TOK(lx)) {
+	case T_INT:
+	case T_CHAR:
+		n = d_node_new(dh, DN_INT, line);
+		n->dn_ival = lx->lx_tok.t_ival;
+		n->dn_const = 1;
+		/* C's rule: the first of int, long (, unsigned) that holds it */
+		if (TOK(lx) == T_CHAR) {
+			n->dn_type = dh->dh_t_int;
+		} else {
+			uint64_t v = n->dn_ival;
+			bool u = lx->lx_tok.t_isuns;
+			int l = lx->lx_tok.t_islong;
+			if (!l && !u && v <= INT32_MAX)
+				n->dn_type = dh->dh_t_int;
+			else if (!l && u && v <= UINT32_MAX)
+				n->dn_type = dh->dh_t_uint;
+			else if (!u && v <= INT64_MAX)
+				n->dn_type = l >= 2 ? dh->dh_t_llong : dh->dh_t_long;
+			else
+				n->dn_type = l >= 2 ? dh->dh_t_ullong : dh->dh_t_ulong;
+		}
+		d_lex_next(lx);
+		return n;
+	case T_STRING:
+		n = d_node_new(dh, DN_STR, line);
+		n->dn_str = lx->lx_tok.t_sval;
+		n->dn_slen = lx->lx_tok.t_slen;
+		d_lex_next(lx);
+		return n;
+	case T_IDENT:
+		n = d_node_new(dh, DN_IDENT, line);
+		n->dn_name = lx->lx_tok.t_sval;
+		d_lex_next(lx);
+		return n;
+	case '(':
+		d_lex_next(lx);
+		n = expr(lx);
+		checknext(lx, ')');
+		return n;
+	case T_AGG:
+		n = d_node_new(dh, DN_AGG, line);
+		n->dn_name = lx->lx_tok.t_sval;
+		d_lex_next(lx);
+		if (testnext(lx, '['))
+			n->dn_args = arglist(lx, ']', &n->dn_nargs);
+		if (TOK(lx) == '[')
+			d_error(dh, D_AGG_MDIM, line, "aggregations may not be multi-dimensional");
+		return n;
+	case T_SELF:
+	case T_THIS: {
+		int kind = TOK(lx) == T_SELF ? DV_TLS : DV_LOCAL;
+		d_lex_next(lx);
+		checknext(lx, T_ARROW);
+		n = d_node_new(dh, DN_VAR, line);
+		n->dn_op = (uint16_t)kind;
+		n->dn_name = check_ident(lx);
+		return n;
+	}
+	case T_OFFSETOF:
+		d_lex_next(lx);
+		checknext(lx, '(');
+		n = d_node_new(dh, DN_OFFSETOF, line);
+		n->dn_ctype = type_name(lx);
+		checknext(lx, ',');
+		n->dn_name = check_ident(lx);
+		checknext(lx, ')');
+		return n;
+	case T_XLATE:
+		d_lex_next(lx);
+		checknext(lx, '<');
+		n = d_node_new(dh, DN_XLATE, line);
+		n->dn_ctype = type_name(lx);
+		checknext(lx, '>');
+		checknext(lx, '(');
+		n->dn_l = expr(lx);
+		checknext(lx, ')');
+		return n;
+	case '`':
+		d_lex_next(lx);
+		n = d_node_new(dh, DN_SYM, line);
+		n->dn_name = check_ident(lx);
+		return n;
+	default:
+		d_syntax(lx);
+	}
+}
+
+/* postfix := primary {'[' args ']' | '(' args ')' | '.' id | '->' id | '++' | '--'} */
+static struct d_node *
+postfix(struct d_lex *lx)
+{
+	struct d_node *n = primary(lx);
+	for (;;) {
+		int line = LINE(lx);
+		switch (TOK(lx)) {
+		case '[': {
+			d_lex_next(lx);
+			struct d_node *ix = mknode2(lx, DN_INDEX, '[', n, NULL, line);
+			ix->dn_args = arglist(lx, ']', &ix->dn_nargs);
+			n = ix;
+			break;
+		}
+		case '(': {
+			if (n->dn_kind != DN_IDENT)
+				d_error(lx->lx_dh, D_FUNC_IDENT, line, "function designator is not of function type");
+			d_lex_next(lx);
+			struct d_node *c = d_node_new(lx->lx_dh, DN_CALL, n->dn_line);
+			c->dn_name = n->dn_name;
+			c->dn_args = arglist(lx, ')', &c->dn_nargs);
+			n = c;
+			break;
+		}
+		case '.':
+		case T_ARROW: {
+			int op = TOK(lx);
+			d_lex_next(lx);
+			struct d_node *m = mknode2(lx, DN_MEMBER, op, n, NULL, line);
+			if (TOK(lx) == T_TYPENAME) {
+				m->dn_name = lx->lx_tok.t_sval;
+				d_lex_next(lx);
+			} else {
+				m->dn_name = check_ident(lx);
+			}
+			n = m;
+			break;
+		}
+		case T_INC:
+		case T_DEC:
+			n = mknode2(lx, DN_POST, TOK(lx), n, NULL, line);
+			d_lex_next(lx);
+			break;
+		default:
+			return n;
+		}
+	}
+}
+
+/* unary := postfix | ('++'|'--') unary | ('&'|'*'|'+'|'-'|'~'|'!') cast
+ *        | sizeof unary | sizeof '(' type ')' | stringof unary */
+static struct d_node *
+unary(struct d_lex *lx)
+{
+	int line = LINE(lx);
+	int tok = TOK(lx);
+	struct d_node *n;
+	switch (tok) {
+	case T_INC: case T_DEC:
+		d_lex_next(lx);
+		return mknode2(lx, DN_OP1, tok, unary(lx), NULL, line);
+	case '&': case '*': case '+': case '-': case '~': case '!':
+		d_lex_next(lx);
+		return mknode2(lx, DN_OP1, tok, cast_expr(lx), NULL, line);
+	case T_SIZEOF:
+		d_lex_next(lx);
+		n = d_node_new(lx->lx_dh, DN_SIZEOF, line);
+		if (TOK(lx) == '(' && is_type_start(lx, d_lex_peek(lx)) &&
+		    (d_lex_peek(lx) != T_IDENT || d_type_lookup(lx->lx_dh, lx->lx_ahead.t_sval))) {
+			d_lex_next(lx);
+			n->dn_ctype = type_name(lx);
+			checknext(lx, ')');
+		} else {
+			n->dn_l = unary(lx);
+		}
+		return n;
+	case T_STRINGOF:
+		d_lex_next(lx);
+		n = d_node_new(lx->lx_dh, DN_STRINGOF, line);
+		n->dn_l = unary(lx);
+		return n;
+	default:
+		return postfix(lx);
+	}
+}
+
+/* cast := '(' type_name ')' cast | unary */
+static struct d_node *
+cast_expr(struct d_lex *lx)
+{
+	if (TOK(lx) == '(') {
+		int pk = d_lex_peek(lx);
+		if (is_type_start(lx, pk) &&
+		    (pk != T_IDENT || d_type_lookup(lx->lx_dh, lx->lx_ahead.t_sval))) {
+			int line = LINE(lx);
+			d_lex_next(lx);
+			struct d_node *n = d_node_new(lx->lx_dh, DN_CAST, line);
+			n->dn_ctype = type_name(lx);
+			checknext(lx, ')');
+			n->dn_l = cast_expr(lx);
+			return n;
+		}
+	}
+	return unary(lx);
+}
+
+/* Binary operator precedence, C's (higher binds tighter). */
+static int
+binprec(int tok)
+{
+	switch (tok) {
+	case T_LOR: return 1;
+	case T_LXOR: return 2;
+	case T_LAND: return 3;
+	case '|': return 4;
+	case '^': return 5;
+	case '&': return 6;
+	case T_EQ: case T_NE: return 7;
+	case '<': case '>': case T_LE: case T_GE: return 8;
+	case T_SHL: case T_SHR: return 9;
+	case '+': case '-': return 10;
+	case '*': case '/': case '%': return 11;
+	default: return 0;
+	}
+}
+
+/* binary := cast {binop cast}, by precedence climbing */
+static struct d_node *
+binary(struct d_lex *lx, int minprec)
+{
+	struct d_node *l = cast_expr(lx);
+	for (;;) {
+		int op = TOK(lx);
+		int p = binprec(op);
+		if (p == 0 || p < minprec)
+			return l;
+		int line = LINE(lx);
+		d_lex_next(lx);
+		struct d_node *r = binary(lx, p + 1);
+		l = mknode2(lx, DN_OP2, op, l, r, line);
+	}
+}
+
+/* conditional := binary ['?' expr ':' conditional] */
+static struct d_node *
+cond_expr(struct d_lex *lx)
+{
+	struct d_node *c = binary(lx, 1);
+	if (TOK(lx) != '?')
+		return c;
+	int line = LINE(lx);
+	d_lex_next(lx);
+	struct d_node *n = d_node_new(lx->lx_dh, DN_OP3, line);
+	n->dn_x = c;
+	n->dn_l = expr(lx);
+	checknext(lx, ':');
+	n->dn_r = cond_expr(lx);
+	return n;
+}
+
+static bool
+is_assignop(int tok)
+{
+	switch (tok) {
+	case '=': case T_ADDEQ: case T_SUBEQ: case T_MULEQ: case T_DIVEQ:
+	case T_MODEQ: case T_ANDEQ: case T_OREQ: case T_XOREQ: case T_SHLEQ:
+	case T_SHREQ:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* assign_expr := conditional [assignop assign_expr] */
+static struct d_node *
+assign_expr(struct d_lex *lx)
+{
+	struct d_node *l = cond_expr(lx);
+	if (!is_assignop(TOK(lx)))
+		return l;
+	int op = TOK(lx), line = LINE(lx);
+	d_lex_next(lx);
+	return mknode2(lx, DN_ASSIGN, op, l, assign_expr(lx), line);
+}
+
+/* expr := assign_expr {',' assign_expr} */
+static struct d_node *
+expr(struct d_lex *lx)
+{
+	struct d_node *l = assign_expr(lx);
+	while (TOK(lx) == ',') {
+		int line = LINE(lx);
+		d_lex_next(lx);
+		l = mknode2(lx, DN_COMMA, ',', l, assign_expr(lx), line);
+	}
+	return l;
+}
+
+/* ---- statements and clauses ----------------------------------------------- */
+
+/* stmt_list := {statement}, the last ';' before '}' optional */
+static struct d_node *
+stmt_list(struct d_lex *lx)
+{
+	struct d_node *head = NULL, **tail = &head;
+	while (TOK(lx) != '}' && TOK(lx) != T_EOF) {
+		struct d_node *s = statement(lx);
+		if (s) {
+			*tail = s;
+			tail = &s->dn_next;
+		}
+	}
+	return head;
+}
+
+/* statement := ';' | '{' stmt_list '}' | if '(' expr ')' statement [else statement]
+ *            | expr (';' | before '}') */
+static struct d_node *
+statement(struct d_lex *lx)
+{
+	int line = LINE(lx);
+	struct d_node *n;
+	switch (TOK(lx)) {
+	case ';':
+		d_lex_next(lx);
+		return NULL;
+	case '{':
+		d_lex_next(lx);
+		n = d_node_new(lx->lx_dh, DN_BLOCK, line);
+		n->dn_l = stmt_list(lx);
+		checknext(lx, '}');
+		return n;
+	case T_IF:
+		d_lex_next(lx);
+		checknext(lx, '(');
+		n = d_node_new(lx->lx_dh, DN_IF, line);
+		n->dn_x = expr(lx);
+		checknext(lx, ')');
+		n->dn_l = statement(lx);
+		if (testnext(lx, T_ELSE))
+			n->dn_r = statement(lx);
+		return n;
+	default:
+		n = d_node_new(lx->lx_dh, DN_EXPR, line);
+		n->dn_l = expr(lx);
+		if (TOK(lx) != '}')
+			checknext(lx, ';');
+		return n;
+	}
+}
+
+/* Split "prov:mod:func:name" (fields fill from the right). */
+static void
+split_pspec(struct d_hdl *dh, const char *s, struct d_probe_desc *pd, int line)
+{
+	const char *f[4] = { "", "", "", "" };
+	const char *parts[8];
+	int n = 0;
+	const char *p = s;
+	for (;;) {
+		const char *c = strchr(p, ':');
+		if (n >= 4)
+			d_error(dh, D_PDESC_INVAL, line, "invalid probe description \"%s\": Overspecified probe description", s);
+		parts[n++] = d_strndup(dh, p, c ? (size_t)(c - p) : strlen(p));
+		if (!c)
+			break;
+		p = c + 1;
+	}
+	for (int i = 0; i < n; i++)
+		f[4 - n + i] = parts[i];
+	pd->dpd_prov = f[0];
+	pd->dpd_mod = f[1];
+	pd->dpd_func = f[2];
+	pd->dpd_name = f[3];
+}
+
+/* probe_def := pspec {',' pspec} ['/' expr '/'] ['{' stmt_list '}'] */
+static void
+probe_def(struct d_lex *lx, struct d_program *pg)
+{
+	struct d_hdl *dh = lx->lx_dh;
+	struct d_pclause *pc = d_alloc(dh, sizeof(*pc));
+	pc->pc_line = LINE(lx);
+	for (;;) {
+		if (TOK(lx) != T_PSPEC)
+			d_syntax(lx);
+		if (pc->pc_ndescs >= D_MAX_DESCS)
+			d_error(dh, D_PDESC_INVAL, LINE(lx), "too many probe descriptions in one clause");
+		struct d_desc *ds = d_alloc(dh, sizeof(*ds));
+		ds->ds_text = lx->lx_tok.t_sval;
+		split_pspec(dh, ds->ds_text, &pc->pc_pd[pc->pc_ndescs], LINE(lx));
+		pc->pc_descs[pc->pc_ndescs++] = ds;
+		d_lex_next(lx);
+		if (TOK(lx) != ',')
+			break;
+		d_lex_next(lx);
+	}
+	if (TOK(lx) == '/') {
+		lx->lx_ctx = D_LX_PRED;
+		lx->lx_parens = 0;
+		d_lex_next(lx);
+		pc->pc_pred = expr(lx);
+		if (TOK(lx) != T_EPRED)
+			d_syntax(lx);
+		lx->lx_ctx = D_LX_BODY;
+		d_lex_next(lx);
+		if (TOK(lx) != '{')
+			d_syntax(lx);
+	}
+	if (TOK(lx) == '{') {
+		lx->lx_ctx = D_LX_BODY;
+		d_lex_next(lx);
+		pc->pc_body = stmt_list(lx);
+		pc->pc_hasbody = true;
+		if (TOK(lx) != '}')
+			d_syntax(lx);
+		lx->lx_ctx = D_LX_OUTER;
+		d_lex_next(lx);
+	} else if (TOK(lx) != T_EOF && TOK(lx) != T_PSPEC && TOK(lx) != ';') {
+		d_syntax(lx);
+	}
+	*pg->pg_tail = pc;
+	pg->pg_tail = &pc->pc_next;
+}
+
+/* program := {declaration | inline_def | translator_def | provider_def
+ *            | probe_def | ';'} */
+void
+d_parse_program(struct d_hdl *dh, struct d_lex *lx, struct d_program *pg)
+{
+	(void)dh;
+	lx->lx_ctx = D_LX_OUTER;
+	d_lex_next(lx);
+	while (TOK(lx) != T_EOF) {
+		switch (TOK(lx)) {
+		case ';':
+			d_lex_next(lx);
+			break;
+		case T_PSPEC:
+			probe_def(lx, pg);
+			break;
+		case T_INLINE:
+			inline_def(lx);
+			break;
+		case T_TRANSLATOR:
+			translator_def(lx);
+			break;
+		case T_PROVIDER:
+			provider_def(lx);
+			break;
+		default:
+			if (is_type_start(lx, TOK(lx)) || TOK(lx) == T_TYPEDEF || TOK(lx) == T_EXTERN ||
+			    TOK(lx) == T_STATIC || TOK(lx) == T_SELF || TOK(lx) == T_THIS ||
+			    TOK(lx) == T_REGISTER || TOK(lx) == T_AUTO)
+				declaration(lx);
+			else
+				d_syntax(lx);
+		}
+	}
+}
+
+/* ---- #pragma ---------------------------------------------------------------- */
+
+static const char *
+pragma_word(const char **pp, const char *e, char *buf, size_t len)
+{
+	const char *p = *pp;
+	while (p < e && isspace((unsigned char)*p))
+		p++;
+	size_t n = 0;
+	while (p < e && !isspace((unsigned char)*p) && n + 1 < len)
+		buf[n++] = *p++;
+	buf[n] = '\0';
+	*pp = p;
+	return n ? buf : NULL;
+}
+
+/* #pragma D option name[=value] | D depends_on ... | D attributes ...
+ * | D binding ... | error ... | line N | ident ... */
+void
+d_parse_pragma(struct d_lex *lx, const char *line, size_t len)
+{
+	const char *p = line, *e = line + len;
+	char w1[64], w2[64], opt[512];
+	if (!pragma_word(&p, e, w1, sizeof(w1)))
+		return;
+	if (strcmp(w1, "error") == 0) {
+		while (p < e && isspace((unsigned char)*p))
+			p++;
+		d_error_at(lx, D_PRAGERR, "#pragma error: %.*s", (int)(e - p), p);
+	}
+	if (strcmp(w1, "line") == 0) {
+		if (!pragma_word(&p, e, w2, sizeof(w2)) || !isdigit((unsigned char)w2[0]))
+			d_error_at(lx, D_PRAGMA_MALFORM, "malformed #pragma line");
+		lx->lx_line = atoi(w2) - 1;
+		return;
+	}
+	if (strcmp(w1, "D") != 0)
+		return;		/* other pragmas (ident, ...) are not ours */
+	if (!pragma_word(&p, e, w2, sizeof(w2)))
+		d_error_at(lx, D_PRAGMA_MALFORM, "malformed #pragma D directive");
+	if (strcmp(w2, "option") == 0) {
+		int n = 0;
+		while (pragma_word(&p, e, opt, sizeof(opt))) {
+			n++;
+			char *eq = strchr(opt, '=');
+			const char *val = NULL;
+			if (eq) {
+				*eq = '\0';
+				val = eq + 1;
+			}
+			if (d_opt_set(lx->lx_dh, opt, val) != 0) {
+				if (val)
+					d_error_at(lx, D_PRAGMA_OPTSET, "failed to set option '%s' to '%s': %s",
+					    opt, val, lx->lx_dh->dh_errmsg);
+				d_error_at(lx, D_PRAGMA_OPTSET, "failed to set option '%s': %s",
+				    opt, lx->lx_dh->dh_errmsg);
+			}
+		}
+		if (n == 0)
+			d_error_at(lx, D_PRAGMA_MALFORM, "malformed #pragma D option");
+		return;
+	}
+	if (strcmp(w2, "depends_on") == 0 || strcmp(w2, "attributes") == 0 ||
+	    strcmp(w2, "binding") == 0 || strcmp(w2, "ident") == 0 || strcmp(w2, "version") == 0)
+		return;
+	d_error_at(lx, D_PRAGMA_INVAL, "invalid control directive: #pragma D %s", w2);
+}
