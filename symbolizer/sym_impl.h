@@ -40,6 +40,11 @@ struct sym_tab {
 	size_t st_n, st_cap;
 	char *st_strs;
 	size_t st_strlen, st_strcap;
+	/* page index: st_pidx[p] is the first entry at or above
+	 * st_base + p * 4096, so a lookup searches one page's entries */
+	uint64_t st_base;
+	uint32_t *st_pidx;
+	size_t st_npages;
 };
 
 int sym_tab_add(struct sym_tab *t, uint64_t addr, uint64_t size, int flags,

@@ -7,7 +7,9 @@
  * one, a typed one before STT_NOTYPE, a non-weak one before a weak one,
  * then the lexically smaller name.  A lookup finds the last entry at or
  * below the address, steps back to the first entry with that address, and
- * is a hit if addr - start < max(size, 1).
+ * is a hit if addr - start < max(size, 1).  A page index narrows the
+ * binary search to the entries of the address's 4 KB page, which keeps a
+ * lookup in a 120k-entry kernel table to a cache miss or two.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -86,11 +88,59 @@ sym_tab_cmp(const void *lp, const void *rp, void *arg)
 	return strcmp(t->st_strs + l->se_name, t->st_strs + r->se_name);
 }
 
+#define ST_PAGESHIFT	12
+#define ST_MAXPAGES	(1u << 22)	/* 16 GB of span: beyond, no index */
+
+static void
+sym_tab_index(struct sym_tab *t)
+{
+	size_t n = t->st_n, i = 0;
+	uint64_t span;
+
+	free(t->st_pidx);
+	t->st_pidx = NULL;
+	t->st_npages = 0;
+	if (n < 64 || n > UINT32_MAX)
+		return;
+	t->st_base = t->st_ents[0].se_addr >> ST_PAGESHIFT << ST_PAGESHIFT;
+	span = (t->st_ents[n - 1].se_addr - t->st_base) >> ST_PAGESHIFT;
+	if (span >= ST_MAXPAGES ||
+	    (t->st_pidx = malloc((span + 1) * sizeof(*t->st_pidx))) == NULL)
+		return;
+	t->st_npages = span + 1;
+	for (size_t p = 0; p < t->st_npages; p++) {
+		uint64_t pa = t->st_base + ((uint64_t)p << ST_PAGESHIFT);
+		while (i < n && t->st_ents[i].se_addr < pa)
+			i++;
+		t->st_pidx[p] = (uint32_t)i;
+	}
+}
+
 void
 sym_tab_sort(struct sym_tab *t)
 {
 	if (t->st_n > 1)
 		qsort_r(t->st_ents, t->st_n, sizeof(*t->st_ents), sym_tab_cmp, t);
+	sym_tab_index(t);
+}
+
+/* The entries [*lo, *hi) that can hold the last one at or below addr's
+ * page end: the page's own, and (through lo - 1) the one before them. */
+static void
+sym_tab_narrow(const struct sym_tab *t, uint64_t addr, size_t *lo, size_t *hi)
+{
+	uint64_t p;
+
+	if (t->st_npages == 0 || addr < t->st_base)
+		return;
+	p = (addr - t->st_base) >> ST_PAGESHIFT;
+	if (p >= t->st_npages) {
+		*lo = t->st_pidx[t->st_npages - 1];
+		return;
+	}
+	*lo = t->st_pidx[p];
+	if (p + 1 < t->st_npages)
+		*hi = t->st_pidx[p + 1];
 }
 
 const struct sym_ent *
@@ -99,7 +149,8 @@ sym_tab_lookup(const struct sym_tab *t, uint64_t addr)
 	size_t lo = 0, hi = t->st_n, i;
 	const struct sym_ent *e;
 
-	/* first entry above addr */
+	sym_tab_narrow(t, addr, &lo, &hi);
+	/* first entry above addr (entries below lo are all at or below it) */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		if (t->st_ents[mid].se_addr <= addr)
@@ -123,5 +174,6 @@ sym_tab_free(struct sym_tab *t)
 {
 	free(t->st_ents);
 	free(t->st_strs);
+	free(t->st_pidx);
 	memset(t, 0, sizeof(*t));
 }
