@@ -210,6 +210,52 @@ test_tab_tiebreaks(void)
 	sym_tab_free(&t);
 }
 
+/* The page index must answer exactly what a plain scan answers: random
+ * tables with gaps, shared addresses and unsized symbols. */
+static const struct sym_ent *
+scan_lookup(const struct sym_tab *t, uint64_t addr)
+{
+	const struct sym_ent *best = NULL;
+
+	for (size_t i = 0; i < t->st_n; i++)
+		if (t->st_ents[i].se_addr <= addr &&
+		    (best == NULL || t->st_ents[i].se_addr > best->se_addr))
+			best = &t->st_ents[i];
+	while (best && best > t->st_ents && best[-1].se_addr == best->se_addr)
+		best--;
+	if (best && addr - best->se_addr < (best->se_size ? best->se_size : 1))
+		return best;
+	return NULL;
+}
+
+static void
+test_tab_index(void)
+{
+	uint64_t st = 12345;
+
+	for (int round = 0; round < 20; round++) {
+		struct sym_tab t = { 0 };
+		uint64_t a = 0x7f0000001000ull + (uint64_t)round * 77;
+		char name[16];
+
+		for (int i = 0; i < 500; i++) {
+			st ^= st << 13, st ^= st >> 7, st ^= st << 17;
+			a += (st % 4 == 0) ? 0 : st % (round % 2 ? 300 : 20000);
+			snprintf(name, sizeof(name), "f%d", i);
+			sym_tab_add(&t, a, st % 3 ? (st >> 20) % 400 : 0, SE_TYPED, 0, name, strlen(name));
+		}
+		sym_tab_sort(&t);
+		CU_ASSERT_TRUE(round % 2 || t.st_npages > 0);
+		for (int k = 0; k < 3000; k++) {
+			uint64_t x;
+			st ^= st << 13, st ^= st >> 7, st ^= st << 17;
+			x = t.st_ents[0].se_addr - 5000 + st % (a - t.st_ents[0].se_addr + 10000);
+			CU_ASSERT_PTR_EQUAL(sym_tab_lookup(&t, x), scan_lookup(&t, x));
+		}
+		sym_tab_free(&t);
+	}
+}
+
 /* ---- this very process -------------------------------------------------- */
 
 __attribute__((noinline)) int test_sym_marker(int x);
@@ -1161,6 +1207,7 @@ test_cache(void)
 
 static const struct cu_test tests[] = {
 	{ "symbol table tie-breaks", test_tab_tiebreaks },
+	{ "symbol table page index", test_tab_index },
 	{ "this process", test_self },
 	{ "libc", test_libc },
 	{ "symtarget", test_symtarget },
