@@ -416,7 +416,10 @@ pr_fork(struct sym_procs *ps, const struct pr_task_body *b)
 	pr_clear_maps(child);
 	child->pr_exited = 0;
 	child->pr_fromproc = 0;
-	child->pr_born = 1;
+	/* the records tell the child's whole story only if they told the
+	 * parent's: a child of a process that predates the run may still
+	 * need /proc */
+	child->pr_born = parent != NULL && parent->pr_born;
 	sym_tab_free(&child->pr_jit);
 	child->pr_jitstate = 0;
 	pr_newspace(ps, child);
