@@ -728,6 +728,54 @@ d_fire_error(d_hdl_t *dh, struct d_vm *vm, int fault)
 	dh->dh_in_error = false;
 }
 
+/* Process facts from /proc, for firings the engine makes itself and for
+ * providers that pass no df_procinfo. */
+int
+d_proc_read(void *ctx, int32_t pid, struct d_procinfo *out)
+{
+	(void)ctx;
+	char path[64], buf[1024];
+	memset(out, 0, sizeof(*out));
+	out->pi_pid = pid;
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	FILE *fp = fopen(path, "r");
+	if (!fp)
+		return -ENOENT;
+	size_t n = fread(buf, 1, sizeof(buf) - 1, fp);
+	fclose(fp);
+	buf[n] = '\0';
+	char *lp = strchr(buf, '('), *rp = strrchr(buf, ')');
+	if (!lp || !rp || rp < lp)
+		return -EINVAL;
+	snprintf(out->pi_fname, sizeof(out->pi_fname), "%.*s", (int)(rp - lp - 1), lp + 1);
+	char st;
+	int ppid = 0;
+	if (sscanf(rp + 1, " %c %d", &st, &ppid) == 2)
+		out->pi_ppid = ppid;
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	if ((fp = fopen(path, "r")) != NULL) {
+		while (fgets(buf, sizeof(buf), fp)) {
+			if (strncmp(buf, "Uid:", 4) == 0)
+				out->pi_uid = atoi(buf + 4);
+			else if (strncmp(buf, "Gid:", 4) == 0)
+				out->pi_gid = atoi(buf + 4);
+		}
+		fclose(fp);
+	}
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", pid);
+	if ((fp = fopen(path, "r")) != NULL) {
+		n = fread(out->pi_psargs, 1, sizeof(out->pi_psargs) - 1, fp);
+		fclose(fp);
+		for (size_t i = 0; i < n; i++)
+			if (out->pi_psargs[i] == '\0')
+				out->pi_psargs[i] = ' ';
+		while (n > 0 && out->pi_psargs[n - 1] == ' ')
+			n--;
+		out->pi_psargs[n] = '\0';
+	}
+	return 0;
+}
+
 static void
 d_self_firing(d_hdl_t *dh, struct d_firing *f, uint32_t probe)
 {
@@ -742,6 +790,7 @@ d_self_firing(d_hdl_t *dh, struct d_firing *f, uint32_t probe)
 	f->df_timestamp = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 	f->df_walltimestamp = (uint64_t)wt.tv_sec * 1000000000ULL + (uint64_t)wt.tv_nsec;
 	f->df_execname = dh->dh_prog;
+	f->df_procinfo = d_proc_read;
 }
 
 int

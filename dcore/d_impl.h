@@ -610,6 +610,7 @@ _Noreturn void d_error(struct d_hdl *dh, int tag, int line, const char *fmt, ...
 _Noreturn void d_error_at(struct d_lex *lx, int tag, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 struct d_probe *d_probe_find(struct d_hdl *dh, uint32_t id);
+int d_proc_read(void *ctx, int32_t pid, struct d_procinfo *out);
 
 /* Parser / cook / compiler entry points. */
 struct d_pclause {

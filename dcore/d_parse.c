@@ -72,9 +72,9 @@ static struct d_node *statement(struct d_lex *lx);
 /* ---- declarations --------------------------------------------------------- */
 
 static bool
-is_type_start(struct d_lex *lx, int tok)
+is_type_tok(struct d_lex *lx, const struct d_token *t)
 {
-	switch (tok) {
+	switch (t->t_tok) {
 	case T_VOID: case T_CHARK: case T_SHORT: case T_INT_K: case T_LONG:
 	case T_FLOAT: case T_DOUBLE: case T_SIGNED: case T_UNSIGNED:
 	case T_STRING_K: case T_STRUCT: case T_UNION: case T_ENUM:
@@ -82,10 +82,19 @@ is_type_start(struct d_lex *lx, int tok)
 	case '`':
 		return true;
 	case T_IDENT:
-		return d_type_lookup(lx->lx_dh, lx->lx_tok.t_sval) != NULL;
+		return t->t_sval && d_type_lookup(lx->lx_dh, t->t_sval) != NULL;
 	default:
 		return false;
 	}
+}
+
+/* Does the current token (or the one after it) start a type name? */
+#define is_type_start(lx, tok_unused)	is_type_tok((lx), &(lx)->lx_tok)
+static bool
+is_type_ahead(struct d_lex *lx)
+{
+	d_lex_peek(lx);
+	return is_type_tok(lx, &lx->lx_ahead);
 }
 
 static int64_t
@@ -883,8 +892,7 @@ unary(struct d_lex *lx)
 	case T_SIZEOF:
 		d_lex_next(lx);
 		n = d_node_new(lx->lx_dh, DN_SIZEOF, line);
-		if (TOK(lx) == '(' && is_type_start(lx, d_lex_peek(lx)) &&
-		    (d_lex_peek(lx) != T_IDENT || d_type_lookup(lx->lx_dh, lx->lx_ahead.t_sval))) {
+		if (TOK(lx) == '(' && is_type_ahead(lx)) {
 			d_lex_next(lx);
 			n->dn_ctype = type_name(lx);
 			checknext(lx, ')');
@@ -907,9 +915,7 @@ static struct d_node *
 cast_expr(struct d_lex *lx)
 {
 	if (TOK(lx) == '(') {
-		int pk = d_lex_peek(lx);
-		if (is_type_start(lx, pk) &&
-		    (pk != T_IDENT || d_type_lookup(lx->lx_dh, lx->lx_ahead.t_sval))) {
+		if (is_type_ahead(lx)) {
 			int line = LINE(lx);
 			d_lex_next(lx);
 			struct d_node *n = d_node_new(lx->lx_dh, DN_CAST, line);

@@ -234,7 +234,8 @@ s_progenyof(struct d_vm *vm, int32_t anc)
 			return 1;
 		struct d_procinfo pi;
 		memset(&pi, 0, sizeof(pi));
-		if (!f->df_procinfo || f->df_procinfo(f->df_procinfo_ctx, pid, &pi) != 0)
+		int (*get)(void *, int32_t, struct d_procinfo *) = f->df_procinfo ? f->df_procinfo : d_proc_read;
+		if (get(f->df_procinfo_ctx, pid, &pi) != 0)
 			return 0;
 		if (pi.pi_ppid == pid)
 			return 0;

@@ -85,7 +85,8 @@ d_vm_rawproc(struct d_vm *vm, int *fault)
 	struct d_procinfo pi;
 	memset(&pi, 0, sizeof(pi));
 	pi.pi_pid = f->df_pid;
-	if (f->df_procinfo && f->df_procinfo(f->df_procinfo_ctx, f->df_pid, &pi) == 0) {
+	int (*get)(void *, int32_t, struct d_procinfo *) = f->df_procinfo ? f->df_procinfo : d_proc_read;
+	if (get(f->df_procinfo_ctx, f->df_pid, &pi) == 0) {
 		rp->rp_ppid = pi.pi_ppid;
 		rp->rp_uid = pi.pi_uid;
 		rp->rp_gid = pi.pi_gid;
