@@ -10,7 +10,6 @@
 
 #include "cli/cli_impl.h"
 
-volatile sig_atomic_t cli_interrupted;
 
 static void
 cli_on_signal(int sig)
