@@ -257,6 +257,29 @@ test_software_is_free(void)
 	CU_ASSERT_EQUAL(pl.groups[0].count, 24);
 }
 
+/* A long list of names is cut with one ", ..." and the message stays whole. */
+static void
+test_long_name_list(void)
+{
+	struct pmu_budget b = budget("zen3", 1, 0);
+	struct pmu_counter c[30];
+	struct pmu_plan pl;
+	char err[512];
+	for (int i = 0; i < 30; i++) {
+		c[i] = hw("x", PERF_TYPE_RAW, 0xc0 + (uint64_t)i, 0);
+		snprintf(c[i].name, sizeof(c[i].name), "a_rather_long_counter_name_%02d", i);
+	}
+	CU_ASSERT_EQUAL(pmu_plan_budget(&b, c, 30, 0, &pl, err, sizeof(err)), -E2BIG);
+	CU_ASSERT_EQUAL(strncmp(err, "30 hardware counters requested (a_rather_long_counter_name_00, ", 63), 0);
+	const char *dots = strstr(err, ", ...");
+	CU_ASSERT_PTR_NOT_NULL(dots);
+	CU_ASSERT_PTR_NULL(dots ? strstr(dots + 1, ", ...") : NULL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err, "remove 24 or use -x pmcmultiplex"));
+	/* multiplexed: five groups of six */
+	CU_ASSERT_EQUAL(pmu_plan_budget(&b, c, 30, PMU_PLAN_MULTIPLEX, &pl, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(pl.ngroups, 5);
+}
+
 static void
 test_bad_arguments(void)
 {
@@ -340,6 +363,7 @@ static const struct cu_test tests[] = {
 	{ "multiplex_opt_in", test_multiplex_opt_in },
 	{ "multiplex_cannot_help", test_multiplex_cannot_help },
 	{ "software_is_free", test_software_is_free },
+	{ "long_name_list", test_long_name_list },
 	{ "bad_arguments", test_bad_arguments },
 	{ "plan_forced_model", test_plan_forced_model },
 	{ NULL, NULL }
