@@ -419,6 +419,8 @@ pmu_report_budget(struct pmu_ctx *p, struct pmu_out *o)
 	char buf[64];
 	pmu_out_open(o, "budget", "Counter budget per logical CPU", 0);
 	pmu_out_str(o, "model", b->pb_name);
+	/* under LIBPFM_FORCE_PMU the budget is the simulated model's */
+	pmu_out_bool(o, "simulated", p->pc_force[0] != 0);
 	pmu_out_str(o, "hwdb_id", b->pb_hw ? b->pb_hw->hb_id : NULL);
 	pmu_out_bool(o, "known", b->pb_known);
 	pmu_out_int(o, "general_purpose", b->pb_gp);

@@ -215,6 +215,7 @@ test_report_forced(void)
 	char *j = report(p, 1);
 	CU_ASSERT_TRUE(json_valid(j));
 	CU_ASSERT_PTR_NOT_NULL(strstr(j, "\"model\": \"AMD Zen 3\""));
+	CU_ASSERT_PTR_NOT_NULL(strstr(j, "\"simulated\": true"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(j, "\"general_purpose\": 6"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(j, "\"forced_pmu\": \"amd64_fam19h_zen3\""));
 	CU_ASSERT_PTR_NOT_NULL(strstr(j, "AMD PPR for Family 19h Model 01h"));
