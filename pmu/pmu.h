@@ -94,7 +94,7 @@ int pmu_list(struct pmu_ctx *p, int (*cb)(void *arg, const char *name, int hw), 
 /*
  * One line for -lv: what name resolves to here and where the mapping comes
  * from, e.g. "branchmispredictions: hardware, skl::BR_MISP_RETIRED:
- * ALL_BRANCHES (raw 0xc5) from hwdb/aliases.txt:63 (intel/perfmon ...)".
+ * ALL_BRANCHES (raw 4:0xc5) from hwdb/aliases.txt:63 (intel/perfmon ...)".
  * Returns the length (snprintf-style) or -errno with the resolve error.
  */
 int pmu_describe(struct pmu_ctx *p, const char *name, char *buf, size_t len);
