@@ -23,6 +23,8 @@ struct cli_ctx {
 	struct sym_session *sym;
 	struct prov_registry *reg;
 	struct smp_session *smp;
+	struct d_catalog catalog;	/* the engine keeps pointers to these */
+	struct d_symbolizer symbolizer;
 	int replay;
 	int pmc_multiplex;
 	pid_t child;			/* -c */

@@ -185,11 +185,11 @@ cli_setup(struct cli_ctx *cx)
 		fprintf(stderr, "%s: %s\n", o->progname, strerror(-err));
 		return -1;
 	}
-	struct d_catalog cat = prov_catalog(cx->reg);
-	struct d_symbolizer ds = { cx->sym, cli_sym_kernel, cli_sym_user };
-	d_set_catalog(cx->dh, &cat);
+	cx->catalog = prov_catalog(cx->reg);
+	cx->symbolizer = (struct d_symbolizer){ cx->sym, cli_sym_kernel, cli_sym_user };
+	d_set_catalog(cx->dh, &cx->catalog);
 	if (cx->sym)
-		d_set_symbolizer(cx->dh, &ds);
+		d_set_symbolizer(cx->dh, &cx->symbolizer);
 	char *margv[64];
 	int margc = 0;
 	margv[margc++] = (char *)(o->nprogs && o->progs[0].kind == CLI_PROG_S ?
