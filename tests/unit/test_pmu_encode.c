@@ -150,6 +150,32 @@ test_sapphire_rapids(void)
 	close_forced(p);
 }
 
+/*
+ * Load-latency sampling on Skylake-X: intel/perfmon SKX skylakex_core.json
+ * MEM_TRANS_RETIRED.LOAD_LATENCY_GT_64: EventCode 0xCD, UMask 0x01, MSRIndex
+ * 0x3F6 (the latency threshold, carried in config1), MSRValue 0x40.  The
+ * same attr was recorded by perf on a Xeon 8173M (SKX 6/85):
+ * ../shared/fixtures/perfdata/quipper/perf.data.weight_struct, `perf evlist
+ * -v`: type 4, config 0x1cd, config1 0x40, precise_ip 2.
+ */
+static void
+test_skylake_x_load_latency(void)
+{
+	struct pmu_ctx *p = open_forced("skx");
+	struct pmu_counter c;
+	char err[512];
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_EQUAL_FATAL(pmu_resolve(p, "MEM_TRANS_RETIRED.LOAD_LATENCY.ldlat=64.precise=2",
+	    &c, err, sizeof(err)), 0);
+	CU_ASSERT_EQUAL(c.attr.type, PERF_TYPE_RAW);
+	CU_ASSERT_EQUAL(c.attr.config, 0x01cd);
+	CU_ASSERT_EQUAL(c.attr.config1, 0x40);
+	CU_ASSERT_EQUAL(c.attr.precise_ip, 2);
+	/* skx shares Skylake's hwdb budget */
+	CU_ASSERT_STRING_EQUAL(p->pc_budget.pb_name, "Intel Skylake");
+	close_forced(p);
+}
+
 static void
 test_zen3(void)
 {
@@ -183,6 +209,9 @@ test_zen4(void)
 	/* PMCx1C1 Retired Microcoded Instructions: EventSelect[11:8]=1 -> bit 32 */
 	expect_raw(p, "RETIRED_UCODE_INSTRUCTIONS", 0x1000000c1ULL);
 	expect_raw(p, "instructionretired", 0x0c0);		/* PMCx0C0 */
+	/* PMCx0C4 Retired Taken Branch Instructions; perf recorded the same
+	 * raw rc4 on an AMD 25/17: quipper/perf.data.branch_stack_spec */
+	expect_raw(p, "RETIRED_TAKEN_BRANCH_INSTRUCTIONS", 0x0c4);
 	close_forced(p);
 }
 
@@ -264,6 +293,7 @@ static const struct cu_test tests[] = {
 	{ "skylake_bad_umask", test_skylake_bad_umask },
 	{ "icelake", test_icelake },
 	{ "sapphire_rapids", test_sapphire_rapids },
+	{ "skylake_x_load_latency", test_skylake_x_load_latency },
 	{ "zen3", test_zen3 },
 	{ "zen4", test_zen4 },
 	{ "model_without_hwdb_entry", test_model_without_hwdb_entry },
