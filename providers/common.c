@@ -62,7 +62,10 @@ prov_firing_from_sample(struct prov_registry *r, const struct smp_record *rec,
 	f->df_tid = rec->tid;
 	f->df_timestamp = rec->time;
 	f->df_walltimestamp = rec->time + prov_wall_offset();
-	f->df_execname = cfg->sym ? sym_comm(cfg->sym, rec->tid) : NULL;
+	/* execname is the process's name, as in DTrace; a thread whose
+	 * process is unknown still has its own comm. */
+	if (cfg->sym && !(f->df_execname = sym_comm(cfg->sym, rec->pid)))
+		f->df_execname = sym_comm(cfg->sym, rec->tid);
 	if (!f->df_execname && rec->pid == 0)
 		f->df_execname = "swapper";
 	if (rec->nr_callchain)
