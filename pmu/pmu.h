@@ -68,6 +68,20 @@ int pmu_resolve(struct pmu_ctx *p, const char *name, struct pmu_counter *out,
 int pmu_plan(struct pmu_ctx *p, const struct pmu_counter *c, int n, int flags,
     struct pmu_plan *out, char *err, size_t errlen);
 
+/*
+ * Hybrid CPUs (Intel P+E cores) have one kernel PMU per core type, and a
+ * hardware counter must be opened once for each to count on every CPU.
+ * pmu_core_pmus() fills types[] with the perf type of each core PMU
+ * (cpu_core and cpu_atom; the single "cpu" elsewhere) and returns how many
+ * (0 when the kernel exposes none).  pmu_attr_for_pmu() rewrites a
+ * resolved hardware attr for one of them: PERF_TYPE_HARDWARE/HW_CACHE get
+ * the PMU type in config bits 32-63 (PERF_PMU_TYPE_SHIFT), a raw event
+ * takes the PMU's type.  Other attrs are copied unchanged.
+ */
+int pmu_core_pmus(struct pmu_ctx *p, uint32_t *types, int max);
+void pmu_attr_for_pmu(const struct perf_event_attr *in, uint32_t pmu_type,
+    struct perf_event_attr *out);
+
 /* Whether a hardware counter can be opened here at all (1/0, cached). */
 int pmu_hw_available(struct pmu_ctx *p);
 

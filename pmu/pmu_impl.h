@@ -72,6 +72,7 @@ extern const char *const pmu_sw_names[];
 int pmu_sysfs_resolve(const char *root, const char *name, struct perf_event_attr *attr,
     char *canon, size_t clen, int *is_core);
 int pmu_sysfs_names(const char *root, int (*add)(void *, const char *), void *arg);
+int pmu_sysfs_core_types(const char *root, uint32_t *types, int max);
 
 /* pmu_probe.c */
 int pmu_try_open(const struct perf_event_attr *attr);

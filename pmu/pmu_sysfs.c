@@ -187,3 +187,53 @@ pmu_sysfs_names(const char *root, int (*add)(void *, const char *), void *arg)
 	closedir(d);
 	return rc;
 }
+
+/* The core PMU devices under root, in this order; see pmu_core_pmus(). */
+int
+pmu_sysfs_core_types(const char *root, uint32_t *types, int max)
+{
+	static const char *const core[] = { "cpu_core", "cpu_atom", "cpu", NULL };
+	char path[320], buf[32];
+	int n = 0;
+
+	for (int i = 0; core[i] && n < max; i++) {
+		snprintf(path, sizeof(path), "%s/%s/type", root, core[i]);
+		if (pmu_read_line(path, buf, sizeof(buf)) != 0)
+			continue;
+		types[n++] = (uint32_t)strtoul(buf, NULL, 10);
+	}
+	/* x86 has "cpu", or cpu_core and cpu_atom on hybrids; Arm armv8_* */
+	if (n == 0) {
+		DIR *d = opendir(root);
+		struct dirent *de;
+		while (d && n < max && (de = readdir(d)) != NULL) {
+			if (strncmp(de->d_name, "armv8_", 6) != 0 && strncmp(de->d_name, "armv9_", 6) != 0)
+				continue;
+			snprintf(path, sizeof(path), "%s/%s/type", root, de->d_name);
+			if (pmu_read_line(path, buf, sizeof(buf)) == 0)
+				types[n++] = (uint32_t)strtoul(buf, NULL, 10);
+		}
+		if (d)
+			closedir(d);
+	}
+	return n;
+}
+
+int
+pmu_core_pmus(struct pmu_ctx *p, uint32_t *types, int max)
+{
+	if (!p || !types || max <= 0)
+		return -EINVAL;
+	return pmu_sysfs_core_types(PMU_SYSFS_ROOT, types, max);
+}
+
+void
+pmu_attr_for_pmu(const struct perf_event_attr *in, uint32_t pmu_type,
+    struct perf_event_attr *out)
+{
+	*out = *in;
+	if (in->type == PERF_TYPE_HARDWARE || in->type == PERF_TYPE_HW_CACHE)
+		out->config = (in->config & 0xffffffffULL) | (uint64_t)pmu_type << 32;
+	else if (in->type == PERF_TYPE_RAW)
+		out->type = pmu_type;
+}

@@ -168,11 +168,80 @@ test_msr_live(void)
 	pmu_close(p);
 }
 
+static void
+mkpmu(const char *name, const char *type)
+{
+	char rel[128], path[256];
+	snprintf(path, sizeof(path), "%s/%s", root, name);
+	CU_ASSERT_EQUAL_FATAL(mkdir(path, 0755), 0);
+	snprintf(rel, sizeof(rel), "%s/type", name);
+	put(rel, type);
+}
+
+/* Which kernel PMUs are the core ones, on fixture trees of each kind. */
+static void
+test_core_pmus(void)
+{
+	uint32_t t[4];
+	make_tree();
+	CU_ASSERT_EQUAL(pmu_sysfs_core_types(root, t, 4), 0);	/* a VM: none */
+	mkpmu("armv8_pmuv3_0", "8\n");
+	CU_ASSERT_EQUAL(pmu_sysfs_core_types(root, t, 4), 1);
+	CU_ASSERT_EQUAL(t[0], 8);
+	mkpmu("cpu_core", "4\n");
+	mkpmu("cpu_atom", "10\n");
+	CU_ASSERT_EQUAL_FATAL(pmu_sysfs_core_types(root, t, 4), 2);
+	CU_ASSERT_EQUAL(t[0], 4);
+	CU_ASSERT_EQUAL(t[1], 10);
+	CU_ASSERT_EQUAL(pmu_sysfs_core_types(root, t, 1), 1);	/* max respected */
+	remove_tree();
+}
+
+/*
+ * perf on an i7-1260P recorded cpu_atom/cycles/ as config 0xa_00000000 and
+ * cpu_core/cycles/ as 0x4_00000000 (../shared/fixtures/perfdata/kdab-perfparser/
+ * cpp-inlining.perf.data, README): the PMU type in bits 32-63.
+ */
+static void
+test_attr_for_pmu(void)
+{
+	struct perf_event_attr in, out;
+	memset(&in, 0, sizeof(in));
+	in.type = PERF_TYPE_HARDWARE;
+	in.config = PERF_COUNT_HW_CPU_CYCLES;
+	pmu_attr_for_pmu(&in, 10, &out);
+	CU_ASSERT_EQUAL(out.type, PERF_TYPE_HARDWARE);
+	CU_ASSERT_EQUAL(out.config, 0xa00000000ULL);
+	pmu_attr_for_pmu(&in, 4, &out);
+	CU_ASSERT_EQUAL(out.config, 0x400000000ULL);
+	in.type = PERF_TYPE_RAW;
+	in.config = 0xc5;
+	pmu_attr_for_pmu(&in, 10, &out);
+	CU_ASSERT_EQUAL(out.type, 10);
+	CU_ASSERT_EQUAL(out.config, 0xc5);
+	in.type = PERF_TYPE_SOFTWARE;
+	in.config = PERF_COUNT_SW_CPU_CLOCK;
+	pmu_attr_for_pmu(&in, 10, &out);
+	CU_ASSERT_EQUAL(memcmp(&in, &out, sizeof(in)), 0);
+
+	int e;
+	uint32_t t[4];
+	struct pmu_ctx *p = pmu_open(NULL, NULL, &e);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	char kbuf[64];
+	int n = pmu_core_pmus(p, t, 4);
+	CU_ASSERT_EQUAL(n > 0, pmu_kernel_core_pmu(kbuf, sizeof(kbuf)) != NULL);
+	CU_ASSERT_EQUAL(pmu_core_pmus(p, t, 0), -EINVAL);
+	pmu_close(p);
+}
+
 static const struct cu_test tests[] = {
 	{ "terms_by_format", test_terms_by_format },
 	{ "bad_entries", test_bad_entries },
 	{ "names", test_names },
 	{ "msr_live", test_msr_live },
+	{ "core_pmus", test_core_pmus },
+	{ "attr_for_pmu", test_attr_for_pmu },
 	{ NULL, NULL }
 };
 
