@@ -826,7 +826,7 @@ cg_action(struct d_cg *cg, struct d_node *n)
 		as->as_nargs = i;
 		if (n->dn_subr != F_FREOPEN || a->dn_str[0])
 			fmt_check(cg, as, n->dn_subr == F_PRINTF ? "printf" : n->dn_subr == F_SYSTEM ? "system" : "freopen",
-			    a->dn_str, 0, as->as_vd, i, n->dn_line);
+			    a->dn_str, DFMT_EXACT, as->as_vd, i, n->dn_line);
 		as->as_str = a->dn_str;
 		break;
 	}

@@ -393,6 +393,7 @@ cook_builtin(struct d_hdl *dh, struct d_node *n, int bi)
 	if (!t)
 		d_error(dh, D_VAR_UNSUP, n->dn_line, "%s is not available", n->dn_name);
 	n->dn_type = t;
+	n->dn_lvalue = 1;	/* an lvalue, but not writable (D_OP_WRITE) */
 	if (t->dt_kind == DK_STRING)
 		n->dn_dynamic = 1;
 	return n;
@@ -769,6 +770,8 @@ cook_op2(struct d_hdl *dh, struct d_node *n)
 	struct d_type *lt = l->dn_type, *rt = r->dn_type;
 	int op = n->dn_op;
 	const char *on = opname(op);
+	if (l->dn_action || r->dn_action)
+		d_error(dh, D_OP_ACT, n->dn_line, "operator %s cannot be applied to an action", on);
 
 	if (op == T_LAND || op == T_LOR || op == T_LXOR) {
 		if (!d_type_is_scalar(lt) && !d_type_is_string(lt))
@@ -859,6 +862,8 @@ cook_op1(struct d_hdl *dh, struct d_node *n)
 	default_type(dh, l);
 	struct d_type *t = l->dn_type;
 	const char *on = opname(op);
+	if (l->dn_action)
+		d_error(dh, D_OP_ACT, n->dn_line, "operator %s cannot be applied to an action", on);
 	switch (op) {
 	case '-': case '+': case '~':
 		if (op == '~' ? !d_type_is_int(t) : !d_type_is_arith(t))
@@ -892,8 +897,8 @@ cook_op1(struct d_hdl *dh, struct d_node *n)
 	case '&':
 		if (l->dn_kind == DN_VAR && l->dn_var->dv_kind != DV_GLOBAL && l->dn_var->dv_kind != DV_LOCAL)
 			d_error(dh, D_ADDROF_VAR, n->dn_line, "cannot take address of dynamic variable");
-		if (l->dn_kind == DN_VAR && d_type_is_scalar(t))
-			d_error(dh, D_ADDROF_VAR, n->dn_line, "cannot take address of dynamic variable");
+		if (l->dn_kind == DN_VAR && (d_type_is_scalar(t) || d_type_is_string(t)))
+			d_error(dh, D_ADDROF_VAR, n->dn_line, "cannot take address of variable %s", l->dn_var->dv_name);
 		if (!l->dn_lvalue)
 			d_error(dh, D_ADDROF_LVAL, n->dn_line, "unacceptable operand for unary & operator");
 		if (l->dn_bits)

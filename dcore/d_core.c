@@ -789,7 +789,7 @@ d_self_firing(d_hdl_t *dh, struct d_firing *f, uint32_t probe)
 	f->df_tid = (int32_t)gettid();
 	f->df_timestamp = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 	f->df_walltimestamp = (uint64_t)wt.tv_sec * 1000000000ULL + (uint64_t)wt.tv_nsec;
-	f->df_execname = dh->dh_prog;
+	f->df_execname = dh->dh_selfcomm[0] ? dh->dh_selfcomm : dh->dh_prog;
 	f->df_procinfo = d_proc_read;
 }
 
@@ -805,6 +805,9 @@ d_go(d_hdl_t *dh)
 	}
 	dh->dh_going = true;
 	d_opt_apply_runtime(dh);
+	struct d_procinfo self;
+	if (d_proc_read(NULL, getpid(), &self) == 0)
+		snprintf(dh->dh_selfcomm, sizeof(dh->dh_selfcomm), "%s", self.pi_fname);
 	struct d_firing f;
 	d_self_firing(dh, &f, D_PROBE_BEGIN);
 	return d_fire(dh, &f);

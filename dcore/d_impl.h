@@ -595,6 +595,7 @@ struct d_hdl {
 	char *dh_clbuf_mem;
 	size_t dh_clbuf_len;
 	bool dh_header_done;
+	char dh_selfcomm[16];		/* execname of BEGIN/END/ERROR firings */
 	bool dh_going, dh_stopped, dh_exited;
 	int dh_exitcode;
 	bool dh_in_error;		/* firing ERROR: no recursion */
