@@ -59,15 +59,28 @@ rb_merge_fini(struct rb_merge *m)
 	memset(m, 0, sizeof(*m));
 }
 
-/* The head entry of q, stepping over SKIP padding; NULL if empty. */
+/* Bytes from position p to the next entry: a SKIP entry's span, or the
+ * rest of the buffer when it is too short to hold an entry header at all
+ * (no marker fits there, so the padding is implicit); 0 for data. */
+static uint64_t
+rb_mq_pad(const struct rb_mq *q, uint64_t p)
+{
+	uint64_t off = p & (q->cap - 1);
+	if (q->cap - off < sizeof(struct rb_mq_ent))
+		return q->cap - off;
+	const struct rb_mq_ent *e = (const struct rb_mq_ent *)(q->buf + off);
+	return e->kind == RB_MQ_DATA ? 0 : RB_ENT_SPAN(e->len);
+}
+
+/* The head entry of q, stepping over padding; NULL if empty. */
 static struct rb_mq_ent *
 rb_mq_head(struct rb_mq *q)
 {
 	while (q->rd != q->wr) {
-		struct rb_mq_ent *e = (struct rb_mq_ent *)(q->buf + (q->rd & (q->cap - 1)));
-		if (e->kind == RB_MQ_DATA)
-			return e;
-		q->rd += RB_ENT_SPAN(e->len);
+		uint64_t pad = rb_mq_pad(q, q->rd);
+		if (!pad)
+			return (struct rb_mq_ent *)(q->buf + (q->rd & (q->cap - 1)));
+		q->rd += pad;
 	}
 	return NULL;
 }
@@ -81,12 +94,15 @@ rb_mq_grow(struct rb_mq *q, uint64_t newcap)
 		return -ENOMEM;
 	uint64_t out = 0;
 	for (uint64_t p = q->rd; p != q->wr;) {
+		uint64_t pad = rb_mq_pad(q, p);
+		if (pad) {
+			p += pad;
+			continue;
+		}
 		struct rb_mq_ent *e = (struct rb_mq_ent *)(q->buf + (p & (q->cap - 1)));
 		uint64_t span = RB_ENT_SPAN(e->len);
-		if (e->kind == RB_MQ_DATA) {
-			memcpy(nb + out, e, span);
-			out += span;
-		}
+		memcpy(nb + out, e, span);
+		out += span;
 		p += span;
 	}
 	free(q->buf);
@@ -105,10 +121,12 @@ rb_mq_push(struct rb_mq *q, uint64_t time, const void *rec, uint32_t len)
 		uint64_t off = q->cap ? (q->wr & (q->cap - 1)) : 0;
 		uint64_t skip = (q->cap && off + need > q->cap) ? q->cap - off : 0;
 		if (q->cap && q->wr + skip + need - q->rd <= q->cap) {
-			if (skip) {
+			if (skip >= sizeof(struct rb_mq_ent)) {
 				struct rb_mq_ent *s = (struct rb_mq_ent *)(q->buf + off);
 				s->kind = RB_MQ_SKIP;
 				s->len = (uint32_t)(skip - sizeof(*s));
+			}
+			if (skip) {
 				q->wr += skip;
 				off = 0;
 			}
@@ -185,6 +203,18 @@ rb_merge_push(struct rb_merge *m, int src, uint64_t time, const void *rec, uint3
 		rb_heap_up(m, m->nheap - 1);
 	}
 	return 0;
+}
+
+int
+rb_merge_fit(const struct rb_merge *m, int hint, uint64_t time)
+{
+	if (hint >= 0 && hint < m->nq && m->q[hint].last_key <= time)
+		return hint;
+	int best = -1;
+	for (int i = 0; i < m->nq; i++)
+		if (m->q[i].last_key <= time && (best < 0 || m->q[i].last_key > m->q[best].last_key))
+			best = i;
+	return best >= 0 ? best : hint;
 }
 
 /* Pop the top record, deliver it, fix the heap.  Returns cb's value. */

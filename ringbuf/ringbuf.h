@@ -107,6 +107,11 @@ void rb_merge_fini(struct rb_merge *m);
 /* Copy a record into source src's queue.  A timestamp older than the
  * source's previous one is ordered as if it equalled it. */
 int rb_merge_push(struct rb_merge *m, int src, uint64_t time, const void *rec, uint32_t len);
+/* A source whose previous timestamp is <= time, so that pushing there
+ * keeps it ordered: hint if it fits, else the best fit (newest such
+ * source), else hint.  Lets a caller whose records do not come grouped by
+ * CPU (a perf.data file without PERF_SAMPLE_CPU) sort them exactly. */
+int rb_merge_fit(const struct rb_merge *m, int hint, uint64_t time);
 /* Deliver every queued record with time <= upto.  Returns the number
  * delivered, or the callback's nonzero value, or -errno. */
 int64_t rb_merge_emit(struct rb_merge *m, uint64_t upto, rb_merge_cb cb, void *arg);

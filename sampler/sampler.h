@@ -47,17 +47,26 @@ struct smp_opts {
 	int bufpolicy;			/* 0 switch, 1 fill, 2 ring */
 };
 
-/* Group read values carried by PERF_SAMPLE_READ (FORMAT_GROUP|ID). */
+/* Values carried by PERF_SAMPLE_READ (one counter, or FORMAT_GROUP).
+ * delta is value minus the value this same counter id had at its previous
+ * read (ids are per CPU and per event, so this is the per-CPU delta; the
+ * first read counts from zero).  Scaling by time_enabled/time_running is
+ * the caller's choice (multiplexing is an explicit opt-in):
+ * smp_read_scaled() does it. */
+#define SMP_READ_MAX 16
 struct smp_read {
-	uint64_t time_enabled, time_running;
-	uint32_t nr;
-	struct { uint64_t value, id; int evidx; } v[16];
+	uint64_t time_enabled, time_running;	/* 0 unless read_format has them */
+	uint64_t d_enabled, d_running;		/* their deltas, as for values */
+	uint32_t nr;				/* entries in v[] (at most SMP_READ_MAX) */
+	struct { uint64_t value, id, lost, delta; int evidx; } v[SMP_READ_MAX];
 };
 
 /* One record of the merged stream.  Pointers are valid only during the
  * callback.  For samples every field the event's sample_type carries is
- * decoded; for side-band records (COMM, MMAP2, FORK, EXIT, ...) hdr points
- * at the raw record and pid/tid/time are filled where known. */
+ * decoded (the others are zero); for side-band records (COMM, MMAP2,
+ * FORK, EXIT, LOST, SWITCH, ...) hdr points at the raw record and
+ * pid/tid/time/cpu/id come from its sample_id trailer where the event has
+ * sample_id_all.  cpu is the ring's CPU live, or the recorded CPU. */
 struct smp_record {
 	uint32_t type;			/* PERF_RECORD_* */
 	uint16_t misc;
@@ -72,12 +81,33 @@ struct smp_record {
 	uint32_t raw_size;
 	const struct smp_read *read;
 	const struct perf_event_header *hdr;
+	/* less common sample fields */
+	uint64_t stream_id, weight, data_src, transaction, phys_addr, cgroup;
+	const struct perf_branch_entry *branches;	/* BRANCH_STACK */
+	uint32_t nr_branches;
+	uint64_t branch_hw_idx;		/* -1ULL unless the attr asked for it */
+	uint64_t regs_abi;		/* REGS_USER: 0 = none for this sample */
+	const uint64_t *regs;		/* one per bit of attr.sample_regs_user */
+	uint32_t nr_regs;
+	const void *ustack;		/* STACK_USER bytes (ustack_size), valid dyn_size */
+	uint64_t ustack_size, ustack_dyn_size;
 };
+
+static inline uint64_t
+smp_read_scaled(const struct smp_read *r, int i)
+{
+	if (!r->d_running || r->d_running >= r->d_enabled)
+		return r->v[i].delta;
+	return (uint64_t)((double)r->v[i].delta * (double)r->d_enabled / (double)r->d_running);
+}
 
 typedef int (*smp_record_cb)(void *arg, const struct smp_record *rec);
 
 struct smp_session *smp_open_live(const struct smp_opts *o, int *errp);
 struct smp_session *smp_open_file(const char *path, int *errp);
+/* The same over bytes in memory (file or pipe layout).  The buffer must
+ * outlive the session.  Pure: no I/O, so a fuzzer can call it directly. */
+struct smp_session *smp_open_buf(const void *buf, size_t len, int *errp);
 void smp_close(struct smp_session *s);	/* closes every fd, unmaps every ring */
 
 int smp_add_event(struct smp_session *s, const struct smp_event_spec *spec, int *evidx);
@@ -100,7 +130,26 @@ int smp_at_eof(const struct smp_session *s);
 /* Drops per CPU since the last call (lost records + throttles + full rings). */
 int smp_drops(struct smp_session *s, uint32_t *cpu, uint64_t *ndrops, int max);
 
-int smp_record_to(struct smp_session *s, const char *path);
+int smp_record_to(struct smp_session *s, const char *path);	/* before smp_start */
+
+/* Replay only: what the file's header says.  Feature numbers are perf's
+ * HEADER_* ids (HEADER_HOSTNAME = 3, OSRELEASE 4, VERSION 5, ARCH 6,
+ * CPUDESC 8, CPUID 9, CMDLINE 11 ...); NULL if absent.  The tracing data
+ * (tracepoint format files, from the TRACING_DATA feature or record) is
+ * returned as perf wrote it, for the providers to parse. */
+const char *smp_file_str(const struct smp_session *s, int feature);
+const void *smp_tracing_data(const struct smp_session *s, size_t *len);
+int smp_file_nrcpus(const struct smp_session *s, int *avail, int *online);
+int smp_file_is_pipe(const struct smp_session *s);
+enum {
+	SMP_FEAT_TRACING_DATA = 1, SMP_FEAT_BUILD_ID = 2, SMP_FEAT_HOSTNAME = 3,
+	SMP_FEAT_OSRELEASE = 4, SMP_FEAT_VERSION = 5, SMP_FEAT_ARCH = 6,
+	SMP_FEAT_NRCPUS = 7, SMP_FEAT_CPUDESC = 8, SMP_FEAT_CPUID = 9,
+	SMP_FEAT_TOTAL_MEM = 10, SMP_FEAT_CMDLINE = 11, SMP_FEAT_EVENT_DESC = 12,
+	SMP_FEAT_GROUP_DESC = 17, SMP_FEAT_COMPRESSED = 27, SMP_FEAT_MAX = 64,
+};
+/* Human text of the last error; smp_errmsg(NULL) gives the reason the
+ * last smp_open_* on this thread returned NULL. */
 const char *smp_errmsg(const struct smp_session *s);
 
 /* Online CPUs (count, and the list). */

@@ -324,7 +324,73 @@ test_merge_growth(void)
 	rb_merge_fini(&m);
 }
 
+static void
+test_merge_fit(void)
+{
+	/* Two interleaved runs in one stream (as in a file from two CPU
+	 * rings without PERF_SAMPLE_CPU): fitting each record into a source
+	 * whose last time is not newer sorts them exactly. */
+	static const uint64_t in[] = { 10, 20, 30, 40, 12, 22, 32, 50, 41, 60 };
+	struct rb_merge m;
+	struct merge_out o = { 0 };
+	CU_ASSERT_EQUAL_FATAL(rb_merge_init(&m, 4), 0);
+	int hint = 0;
+	for (size_t i = 0; i < sizeof(in) / sizeof(in[0]); i++) {
+		hint = rb_merge_fit(&m, hint, in[i]);
+		uint64_t v = in[i] * 10 + (uint64_t)hint;
+		CU_ASSERT_EQUAL(rb_merge_push(&m, hint, in[i], &v, 8), 0);
+	}
+	rb_merge_emit(&m, UINT64_MAX, merge_cb, &o);
+	CU_ASSERT_EQUAL(o.n, 10);
+	CU_ASSERT_EQUAL(o.disorder, 0);
+	rb_merge_fini(&m);
+}
+
+static int
+merge_var_cb(void *arg, int src, uint64_t time, const void *rec, uint32_t len)
+{
+	struct merge_out *o = arg;
+	const unsigned char *p = rec;
+	(void)src;
+	if (len != 1 + time % 61)
+		o->disorder++;
+	for (uint32_t i = 0; i < len; i++)
+		if (p[i] != (unsigned char)(time + i))
+			o->disorder++;
+	if (time < o->last)
+		o->disorder++;
+	o->last = time;
+	o->n++;
+	return 0;
+}
+
+static void
+test_merge_varlen(void)
+{
+	/* Records of every length from 1 to 61 bytes, so that the space left
+	 * at the end of a queue's buffer takes every size, including sizes
+	 * too small for a padding entry. */
+	struct rb_merge m;
+	struct merge_out o = { 0 };
+	unsigned char rec[64];
+	CU_ASSERT_EQUAL_FATAL(rb_merge_init(&m, 3), 0);
+	for (uint64_t t = 1; t <= 200000; t++) {
+		uint32_t len = 1 + (uint32_t)(t % 61);
+		for (uint32_t i = 0; i < len; i++)
+			rec[i] = (unsigned char)(t + i);
+		CU_ASSERT_EQUAL(rb_merge_push(&m, (int)(t % 3), t, rec, len), 0);
+		if (t % 97 == 0)
+			rb_merge_emit(&m, t - 50, merge_var_cb, &o);
+	}
+	rb_merge_emit(&m, UINT64_MAX, merge_var_cb, &o);
+	CU_ASSERT_EQUAL(o.n, 200000);
+	CU_ASSERT_EQUAL(o.disorder, 0);
+	rb_merge_fini(&m);
+}
+
 static const struct cu_test tests[] = {
+	{ "merge_varlen", test_merge_varlen },
+	{ "merge_fit", test_merge_fit },
 	{ "kring_wrap", test_kring_wrap },
 	{ "kring_corrupt", test_kring_corrupt },
 	{ "spsc_stress", test_spsc_stress },

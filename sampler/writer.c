@@ -1,0 +1,277 @@
+/*
+ * writer.c — records a live session into a perf.data file (file mode)
+ * that perf report and perf script read.
+ *
+ * Layout: header | data (records as read from the rings, a FINISHED_ROUND
+ * after each drain round) | feature index | feature payloads | ids |
+ * attrs.  The header is written last, once every offset is known; until
+ * then the file has a zero header, so a crash never leaves a file that
+ * looks complete.
+ */
+#include "sampler/smp_impl.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#define SMP_WBUF (1 << 20)
+#define SMP_HDR_SIZE 104
+#define SMP_NAME_ALIGN 64
+
+struct smp_writer {
+	int fd;
+	char *path;
+	unsigned char *buf;
+	size_t used;
+	uint64_t off;		/* file offset of buf[0] */
+	uint64_t since_round;	/* records since the last FINISHED_ROUND */
+	int err;
+};
+
+static int
+smp_wflush(struct smp_writer *w)
+{
+	size_t done = 0;
+	while (done < w->used) {
+		ssize_t r = pwrite(w->fd, w->buf + done, w->used - done, (off_t)(w->off + done));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			w->err = r < 0 ? -errno : -EIO;
+			return w->err;
+		}
+		done += (size_t)r;
+	}
+	w->off += w->used;
+	w->used = 0;
+	return 0;
+}
+
+static int
+smp_wbytes(struct smp_writer *w, const void *p, size_t n)
+{
+	while (n) {
+		if (w->used == SMP_WBUF && smp_wflush(w))
+			return w->err;
+		size_t k = SMP_WBUF - w->used < n ? SMP_WBUF - w->used : n;
+		memcpy(w->buf + w->used, p, k);
+		w->used += k;
+		p = (const char *)p + k;
+		n -= k;
+	}
+	return 0;
+}
+
+static uint64_t
+smp_wpos(const struct smp_writer *w)
+{
+	return w->off + w->used;
+}
+
+int
+smp_writer_open(struct smp_session *s, const char *path)
+{
+	struct smp_writer *w = calloc(1, sizeof(*w));
+	if (!w || !(w->buf = malloc(SMP_WBUF)) || !(w->path = strdup(path))) {
+		if (w)
+			free(w->buf);
+		free(w);
+		return smp_err(s, -ENOMEM, "out of memory");
+	}
+	w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (w->fd < 0) {
+		int err = -errno;
+		free(w->path);
+		free(w->buf);
+		free(w);
+		return smp_err(s, err, "cannot create %s: %s", path, strerror(-err));
+	}
+	unsigned char zero[SMP_HDR_SIZE] = { 0 };
+	smp_wbytes(w, zero, sizeof(zero));
+	s->w = w;
+	return 0;
+}
+
+int
+smp_record_to(struct smp_session *s, const char *path)
+{
+	if (!s || !s->live || !path)
+		return -EINVAL;
+	if (s->started || s->w)
+		return smp_err(s, -EBUSY, "smp_record_to must come before smp_start, once");
+	return smp_writer_open(s, path);
+}
+
+int
+smp_writer_add(struct smp_session *s, const struct perf_event_header *h)
+{
+	s->w->since_round++;
+	return smp_wbytes(s->w, h, h->size);
+}
+
+int
+smp_writer_round(struct smp_session *s)
+{
+	struct perf_event_header h = { 68 /* FINISHED_ROUND */, 0, sizeof(h) };
+	if (!s->w->since_round)
+		return 0;
+	s->w->since_round = 0;
+	return smp_wbytes(s->w, &h, sizeof(h));
+}
+
+/* ---- features ---- */
+
+static void
+smp_wstring(struct smp_writer *w, const char *str)
+{
+	uint32_t n = (uint32_t)strlen(str) + 1;
+	uint32_t len = (n + SMP_NAME_ALIGN - 1) / SMP_NAME_ALIGN * SMP_NAME_ALIGN;
+	char pad[SMP_NAME_ALIGN] = { 0 };
+	smp_wbytes(w, &len, 4);
+	smp_wbytes(w, str, n);
+	smp_wbytes(w, pad, len - n);
+}
+
+static void
+smp_wevent_desc(struct smp_session *s)
+{
+	struct smp_writer *w = s->w;
+	uint32_t nre = (uint32_t)s->nev, sz = sizeof(struct perf_event_attr);
+	smp_wbytes(w, &nre, 4);
+	smp_wbytes(w, &sz, 4);
+	for (int i = 0; i < s->nev; i++) {
+		uint32_t nids = (uint32_t)s->ev[i].nids;
+		smp_wbytes(w, &s->ev[i].spec.attr, sz);
+		smp_wbytes(w, &nids, 4);
+		smp_wstring(w, s->ev[i].name[0] ? s->ev[i].name : "event");
+		smp_wbytes(w, s->ev[i].ids, 8 * (size_t)nids);
+	}
+}
+
+static void
+smp_wnrcpus(struct smp_session *s)
+{
+	long conf = sysconf(_SC_NPROCESSORS_CONF);
+	uint32_t v[2] = { conf > 0 ? (uint32_t)conf : (uint32_t)s->ncpu, (uint32_t)s->ncpu };
+	smp_wbytes(s->w, v, sizeof(v));
+}
+
+static void
+smp_wfeature(struct smp_session *s, int feat, const struct utsname *u)
+{
+	char host[256];
+	switch (feat) {
+	case SMP_FEAT_HOSTNAME:
+		if (gethostname(host, sizeof(host)) != 0)
+			snprintf(host, sizeof(host), "%s", u->nodename);
+		host[sizeof(host) - 1] = 0;
+		smp_wstring(s->w, host);
+		break;
+	case SMP_FEAT_OSRELEASE:
+		smp_wstring(s->w, u->release);
+		break;
+	case SMP_FEAT_VERSION:
+		smp_wstring(s->w, "6.1 (pmctrace)");
+		break;
+	case SMP_FEAT_ARCH:
+		smp_wstring(s->w, u->machine);
+		break;
+	case SMP_FEAT_NRCPUS:
+		smp_wnrcpus(s);
+		break;
+	case SMP_FEAT_EVENT_DESC:
+		smp_wevent_desc(s);
+		break;
+	default:
+		break;
+	}
+}
+
+static const int smp_wfeats[] = {
+	SMP_FEAT_HOSTNAME, SMP_FEAT_OSRELEASE, SMP_FEAT_VERSION, SMP_FEAT_ARCH,
+	SMP_FEAT_NRCPUS, SMP_FEAT_EVENT_DESC,
+};
+#define SMP_NWFEATS ((int)(sizeof(smp_wfeats) / sizeof(smp_wfeats[0])))
+
+/* Feature index right after the data, then each payload; the index is
+ * patched once the payload sizes are known. */
+static int
+smp_wfeatures(struct smp_session *s, uint64_t bits[4])
+{
+	struct smp_writer *w = s->w;
+	struct utsname u;
+	uint64_t idx[SMP_NWFEATS][2];
+	uint64_t index_off = smp_wpos(w);
+	uname(&u);
+	memset(idx, 0, sizeof(idx));
+	smp_wbytes(w, idx, sizeof(idx));
+	for (int i = 0; i < SMP_NWFEATS; i++) {
+		idx[i][0] = smp_wpos(w);
+		smp_wfeature(s, smp_wfeats[i], &u);
+		idx[i][1] = smp_wpos(w) - idx[i][0];
+		bits[smp_wfeats[i] / 64] |= 1ULL << (smp_wfeats[i] % 64);
+	}
+	if (smp_wflush(w))
+		return w->err;
+	if (pwrite(w->fd, idx, sizeof(idx), (off_t)index_off) != (ssize_t)sizeof(idx))
+		return -EIO;
+	return 0;
+}
+
+static int
+smp_wattrs(struct smp_session *s, uint64_t *attr_off, uint64_t *attr_len)
+{
+	struct smp_writer *w = s->w;
+	uint64_t *ids_off = calloc((size_t)s->nev + 1, sizeof(*ids_off));
+	if (!ids_off)
+		return -ENOMEM;
+	for (int i = 0; i < s->nev; i++) {
+		ids_off[i] = smp_wpos(w);
+		smp_wbytes(w, s->ev[i].ids, 8 * (size_t)s->ev[i].nids);
+	}
+	*attr_off = smp_wpos(w);
+	for (int i = 0; i < s->nev; i++) {
+		uint64_t sec[2] = { ids_off[i], 8 * (uint64_t)s->ev[i].nids };
+		smp_wbytes(w, &s->ev[i].spec.attr, sizeof(struct perf_event_attr));
+		smp_wbytes(w, sec, sizeof(sec));
+	}
+	*attr_len = smp_wpos(w) - *attr_off;
+	free(ids_off);
+	return w->err;
+}
+
+int
+smp_writer_close(struct smp_session *s)
+{
+	struct smp_writer *w = s->w;
+	uint64_t bits[4] = { 0 }, aoff = 0, alen = 0;
+	smp_writer_round(s);
+	uint64_t data_end = smp_wpos(w);
+	int err = smp_wfeatures(s, bits);
+	if (!err)
+		err = smp_wattrs(s, &aoff, &alen);
+	if (!err)
+		err = smp_wflush(w);
+	if (!err) {
+		uint64_t h[SMP_HDR_SIZE / 8] = {
+			0x32454c4946524550ULL, SMP_HDR_SIZE,
+			sizeof(struct perf_event_attr) + 16, aoff, alen,
+			SMP_HDR_SIZE, data_end - SMP_HDR_SIZE, 0, 0,
+			bits[0], bits[1], bits[2], bits[3],
+		};
+		if (pwrite(w->fd, h, sizeof(h), 0) != (ssize_t)sizeof(h))
+			err = -EIO;
+	}
+	if (close(w->fd) && !err)
+		err = -errno;
+	if (err)
+		smp_err(s, err, "writing %s: %s", w->path, strerror(-err));
+	free(w->path);
+	free(w->buf);
+	free(w);
+	s->w = NULL;
+	return err;
+}
