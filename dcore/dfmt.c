@@ -683,17 +683,24 @@ print_sym(FILE *fp, const struct dfmt_ctx *cx, const struct d_vdesc *vd,
 	return 0;
 }
 
-/* Strings are compared and printed as their strsize bytes, zero-filled
- * after the terminator (what DTrace records hold). */
+/* Strings are printed as their strsize bytes, zero-filled after the
+ * terminator (what DTrace records hold), through the same printable test
+ * as raw bytes; but an empty D string is an empty column, not a dump. */
 static int
 print_string(FILE *fp, const struct dfmt_ctx *cx, const struct d_vdesc *vd,
     const void *val, int width, int quiet)
 {
 	size_t n = vd->dv_size ? vd->dv_size : strlen(val) + 1;
-	char *s = calloc(1, n + 1);
+	char *s;
 	int r;
 
-	if (s == NULL)
+	if (*(const char *)val == '\0' && !(cx && cx->fc_rawbytes)) {
+		if (quiet)
+			return 0;
+		DFMT_CHK(fprintf(fp, "  %-*s", width < 0 ? -width : width, ""));
+		return 0;
+	}
+	if ((s = calloc(1, n + 1)) == NULL)
 		return -ENOMEM;
 	memcpy(s, val, strnlen(val, n));
 	r = dfmt_bytes(fp, cx, s, n, width, quiet, 0);

@@ -110,7 +110,7 @@ test_string_keys_sorted(void)
 	struct d_vdesc k = vd_str(32);
 	dagg_t *a = dagg_create(set, "", DAGG_COUNT, NULL, &k, 1, NULL);
 	const char *names[] = { "sshd", "bash", "sshd", "a", "sshd", "bash",
-		"sshd", "sshd", "a" };
+		"sshd", "sshd", "a", "" };
 	char key[32], exp[512], *o = exp;
 	FILE *fp;
 
@@ -119,6 +119,8 @@ test_string_keys_sorted(void)
 		dagg_update(a, 0, key, 0, 1);
 	}
 	*o++ = '\n';
+	strrow(o, 200, "", 1);
+	o += strlen(o);
 	strrow(o, 200, "a", 2);
 	o += strlen(o);
 	strrow(o, 200, "bash", 2);

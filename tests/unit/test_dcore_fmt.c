@@ -335,7 +335,8 @@ test_trace(void)
 	CU_ASSERT_STRING_EQUAL(mem_close(fp), "-2-2-2-2hello");
 }
 
-/* An empty string is not a string to DTrace's consumer: it is dumped. */
+/* Bytes that do not look like a string are dumped; an empty D string is
+ * an empty column. */
 static void
 test_trace_bytes(void)
 {
@@ -349,6 +350,12 @@ test_trace_bytes(void)
 	    "  0  1  2  3  4  5  6  7  8  9  a  b  c  d  e  f");
 	fp = mem_open();
 	dfmt_trace(fp, &quietctx, &e, "");
+	dfmt_trace(fp, &noctx, &e, "");
+	fputc('|', fp);
+	CU_ASSERT_STRING_EQUAL(mem_close(fp),
+	    "                                   |");
+	fp = mem_open();
+	dfmt_tracemem(fp, &quietctx, "\0\0\0\0", 4);
 	{
 		char exp[400];
 		snprintf(exp, sizeof(exp), "%s%5s%5x: 00 00 00 00%36s  ....\n",
