@@ -44,13 +44,13 @@ prov_tp_parse_field(struct prov_tp *tp, const char *line)
 	const char *end = strchr(decl, ';');
 	if (!end)
 		return;
-	/* The name is the last identifier before ';' or '['. */
-	const char *br = memchr(decl, '[', (size_t)(end - decl));
-	const char *name_end = br ? br : end;
-	const char *name = name_end;
-	while (name > decl && (name[-1] == '_' || (name[-1] >= '0' && name[-1] <= '9') ||
-	    (name[-1] >= 'a' && name[-1] <= 'z') || (name[-1] >= 'A' && name[-1] <= 'Z')))
+	/* The name is the last word of the declaration, less any "[N]"
+	 * ("char prev_comm[16]", but "__data_loc char[] name"). */
+	const char *name = end;
+	while (name > decl && name[-1] != ' ' && name[-1] != '\t' && name[-1] != '*')
 		name--;
+	const char *br = memchr(name, '[', (size_t)(end - name));
+	const char *name_end = br ? br : end;
 	struct prov_tp_field *f = &tp->fields[tp->nfields++];
 	snprintf(f->name, sizeof(f->name), "%.*s", (int)(name_end - name), name);
 	f->offset = (uint16_t)atoi(off + 7);

@@ -223,6 +223,9 @@ sched_add_members(struct prov_registry *r, struct smp_session *s, struct sched_s
 		sp.attr.sample_period = 0;
 		sp.attr.freq = 0;
 		sp.attr.disabled = 0;
+		/* the kernel refuses a member whose clock differs from the leader's */
+		sp.attr.use_clockid = 1;
+		sp.attr.clockid = 1;
 		sp.attr.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID |
 		    PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 		sp.scope = SMP_EACH_CPU;

@@ -176,6 +176,13 @@ test_tracepoint_format(void)
 	memcpy(raw + f->offset, &pid, 4);
 	CU_ASSERT_EQUAL((int64_t)prov_tp_uint(f, raw, sizeof(raw)), -7);
 	CU_ASSERT_EQUAL(prov_tp_uint(f, raw, f->offset + 2), 0);	/* truncated */
+	/* "__data_loc char[] name": the name follows the brackets */
+	CU_ASSERT_EQUAL_FATAL(prov_tp_load(r, "irq", "irq_handler_entry", &tp), 0);
+	f = prov_tp_field(&tp, "name");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	CU_ASSERT(f->is_dataloc && f->is_string);
+	CU_ASSERT_EQUAL(f->size, 4);
+	CU_ASSERT_PTR_NULL(prov_tp_field(&tp, "char"));
 	CU_ASSERT_EQUAL(prov_tp_load(r, "nosuch", "event", &tp), -1);
 	CU_ASSERT(strstr(prov_errmsg(r), "tracefs") != NULL);
 	prov_close(r);
