@@ -331,6 +331,97 @@ so_read_syms(struct sym_tab *t, Elf *e, Elf_Scn *scn)
 	return 0;
 }
 
+/* ---- PLT stubs ---------------------------------------------------------- */
+
+static Elf_Scn *
+so_scn_by_name(Elf *e, const char *want, GElf_Shdr *sh)
+{
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+
+	if (elf_getshdrstrndx(e, &shstrndx) < 0)
+		return NULL;
+	while ((scn = elf_nextscn(e, scn)) != NULL) {
+		const char *nm;
+		if (gelf_getshdr(scn, sh) && (nm = elf_strptr(e, shstrndx, sh->sh_name)) &&
+		    strcmp(nm, want) == 0)
+			return scn;
+	}
+	return NULL;
+}
+
+/*
+ * Calls into shared libraries go through 16-byte stubs that no symbol
+ * covers; as perf does, name them "func@plt" from the .rela.plt entries,
+ * which are in stub order.  With IBT the stubs are in .plt.sec; otherwise
+ * .plt, after its first (resolver) entry.  An IRELATIVE entry has no
+ * symbol, only its ifunc resolver's address: it is named after the symbol
+ * there (libc calling its own memcpy).  x86-64 only.  The stubs go into
+ * pend, to be merged once t (already sorted) has answered those lookups.
+ */
+static int
+so_read_plt(const struct sym_tab *t, struct sym_tab *pend, Elf *e)
+{
+	GElf_Ehdr eh;
+	GElf_Shdr rsh, psh, dsh;
+	Elf_Scn *rel, *dyn;
+	Elf_Data *rd, *dd;
+	uint64_t base;
+	char name[512];
+
+	if (gelf_getehdr(e, &eh) == NULL || eh.e_machine != EM_X86_64 ||
+	    (rel = so_scn_by_name(e, ".rela.plt", &rsh)) == NULL ||
+	    rsh.sh_type != SHT_RELA || (dyn = elf_getscn(e, rsh.sh_link)) == NULL ||
+	    gelf_getshdr(dyn, &dsh) == NULL ||
+	    (rd = elf_getdata(rel, NULL)) == NULL || (dd = elf_getdata(dyn, NULL)) == NULL)
+		return 0;
+	if (so_scn_by_name(e, ".plt.sec", &psh) != NULL)
+		base = psh.sh_addr;
+	else if (so_scn_by_name(e, ".plt", &psh) != NULL)
+		base = psh.sh_addr + 16;
+	else
+		return 0;
+	for (int i = 0; (size_t)i < rsh.sh_size / sizeof(Elf64_Rela); i++) {
+		GElf_Rela r;
+		GElf_Sym sym;
+		const struct sym_ent *ifn;
+		const char *nm = NULL;
+		if (gelf_getrela(rd, i, &r) == NULL)
+			break;
+		if (GELF_R_TYPE(r.r_info) == R_X86_64_IRELATIVE)
+			nm = (ifn = sym_tab_lookup(t, (uint64_t)r.r_addend)) ?
+			    sym_tab_name(t, ifn) : NULL;
+		else if (GELF_R_SYM(r.r_info) != 0 &&
+		    gelf_getsym(dd, (int)GELF_R_SYM(r.r_info), &sym) != NULL)
+			nm = elf_strptr(e, dsh.sh_link, sym.st_name);
+		if (nm == NULL || nm[0] == '\0')
+			continue;
+		snprintf(name, sizeof(name), "%s@plt", nm);
+		if (sym_tab_add(pend, base + 16 * (uint64_t)i, 16, SE_TYPED, 0, name,
+		    strlen(name)) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Adds the PLT stubs to a sorted table, and sorts it again. */
+static int
+so_add_plt(struct sym_tab *t, Elf *e)
+{
+	struct sym_tab pend = { 0 };
+	int rc = so_read_plt(t, &pend, e);
+
+	for (size_t i = 0; rc == 0 && i < pend.st_n; i++) {
+		const struct sym_ent *p = &pend.st_ents[i];
+		const char *nm = sym_tab_name(&pend, p);
+		rc = sym_tab_add(t, p->se_addr, p->se_size, p->se_flags, 0, nm, strlen(nm));
+	}
+	if (pend.st_n)
+		sym_tab_sort(t);
+	sym_tab_free(&pend);
+	return rc;
+}
+
 /* ---- separate debug files --------------------------------------------- */
 
 static int
@@ -521,7 +612,8 @@ so_load(struct sym_objcache *c, struct sym_obj *o, const struct sym_src *src,
 	if (so_read_loads(o, se.elf) == 0 &&
 	    so_load_symbols(o, se.elf, so_plainpath(src), debugdir) == 0) {
 		sym_tab_sort(&o->so_tab);
-		o->so_state = 1;
+		if (so_add_plt(&o->so_tab, se.elf) == 0)
+			o->so_state = 1;
 	}
 out:
 	so_elf_close(&se);

@@ -365,6 +365,27 @@ check_nm(const char *prog, const struct target *t)
 	CU_ASSERT_EQUAL(base + v, tgt_val(t, "st_static_work"));
 }
 
+/* A call stub: "read@plt", where objdump says it is. */
+static void
+check_plt(struct sym_session *s, const struct target *t)
+{
+	char cmd[PATH_MAX + 64], line[256];
+	unsigned long long v = 0;
+	uint64_t base = tgt_val(t, "st_outer") - nm_value(symtarget_path(), "st_outer");
+	FILE *f;
+
+	snprintf(cmd, sizeof(cmd), "objdump -d '%s'", symtarget_path());
+	f = popen(cmd, "r");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, " <read@plt>:"))
+			sscanf(line, "%llx", &v);
+	pclose(f);
+	CU_ASSERT_TRUE_FATAL(v != 0);
+	expect_user(s, t->pid, base + v, SYM_FULL, "symtarget`read@plt");
+	expect_user(s, t->pid, base + v + 4, SYM_FULL, "symtarget`read@plt+0x4");
+}
+
 static void
 test_symtarget(void)
 {
@@ -378,6 +399,7 @@ test_symtarget(void)
 	check_nm(symtarget_path(), &t);
 	expect_target_funcs(s, &t, "symtarget");
 	CU_ASSERT_STRING_EQUAL(sym_comm(s, t.pid), "symtarget");
+	check_plt(s, &t);
 	/* source line of the static function: its file, a line in its body */
 	CU_ASSERT_TRUE(sym_srcline(s, t.pid, tgt_val(&t, "st_static_work"), buf, sizeof(buf)) > 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "symtarget.c:"));
