@@ -478,6 +478,19 @@ default_type(struct d_hdl *dh, struct d_node *n)
 	}
 }
 
+/* x++, x += n on a variable never assigned: it becomes an int, as in DTrace. */
+static void
+default_type_int(struct d_hdl *dh, struct d_node *n)
+{
+	if (n->dn_kind == DN_VAR && !n->dn_type) {
+		struct d_var *v = n->dn_var;
+		v->dv_type = dh->dh_t_int;
+		if (v->dv_kind == DV_GLOBAL || v->dv_kind == DV_LOCAL)
+			d_var_place(dh, v);
+		n->dn_type = v->dv_type;
+	}
+}
+
 /* ---- cook by node kind ------------------------------------------------------- */
 
 static void
@@ -858,7 +871,14 @@ static struct d_node *
 cook_op1(struct d_hdl *dh, struct d_node *n)
 {
 	int op = n->dn_op;
-	struct d_node *l = n->dn_l = cook(dh, n->dn_l);
+	struct d_node *l;
+	if ((op == T_INC || op == T_DEC) && n->dn_l->dn_kind == DN_IDENT) {
+		l = n->dn_l = cook_ident(dh, n->dn_l, true);
+	} else {
+		l = n->dn_l = cook(dh, n->dn_l);
+	}
+	if (op == T_INC || op == T_DEC)
+		default_type_int(dh, l);
 	default_type(dh, l);
 	struct d_type *t = l->dn_type;
 	const char *on = opname(op);
@@ -950,10 +970,12 @@ cook_assign(struct d_hdl *dh, struct d_node *n)
 		d_error(dh, D_OP_ACT, n->dn_line, "action may not be used in an expression");
 	struct d_node *l = n->dn_l;
 	if (l->dn_kind == DN_IDENT)
-		l = cook_ident(dh, l, n->dn_op == '=');
+		l = cook_ident(dh, l, true);
 	else
 		l = cook(dh, l);
 	n->dn_l = l;
+	if (n->dn_op != '=')
+		default_type_int(dh, l);
 	if (l->dn_kind == DN_VAR && !l->dn_type && n->dn_op == '=') {
 		struct d_var *v = l->dn_var;
 		struct d_type *t = r->dn_type;
@@ -1509,8 +1531,9 @@ cook(struct d_hdl *dh, struct d_node *n)
 	case DN_POST:
 		n->dn_op = n->dn_op;
 		{
-			struct d_node *l = n->dn_l = cook(dh, n->dn_l);
-			default_type(dh, l);
+			struct d_node *l = n->dn_l->dn_kind == DN_IDENT ? cook_ident(dh, n->dn_l, true) : cook(dh, n->dn_l);
+			n->dn_l = l;
+			default_type_int(dh, l);
 			need_lvalue(dh, l, opname(n->dn_op));
 			if (!d_type_is_int(l->dn_type) && l->dn_type->dt_kind != DK_PTR)
 				d_error(dh, D_OP_SCALAR, n->dn_line, "operator %s requires operand of scalar type", opname(n->dn_op));

@@ -225,6 +225,8 @@ d_close(d_hdl_t *dh)
 	free(dh->dh_clbuf_mem);
 	if (dh->dh_out != dh->dh_out0)
 		fclose(dh->dh_out);
+	for (uint32_t i = 0; i < dh->dh_nacts; i++)
+		dfmt_free(dh->dh_acts[i].as_fmt);
 	if (dh->dh_aggset)
 		dagg_set_destroy(dh->dh_aggset);
 	if (dh->dh_spec)
