@@ -317,6 +317,15 @@ cli_target_gone(struct cli_ctx *cx)
 	return 0;
 }
 
+/* What the kernel rings still hold when the run ends is part of the run. */
+static void
+cli_drain(struct cli_ctx *cx)
+{
+	for (int i = 0; i < 64 && !cx->done; i++)
+		if (smp_poll(cx->smp, 0, cli_on_record, cx) <= 0)
+			break;
+}
+
 static void
 cli_loop(struct cli_ctx *cx)
 {
@@ -331,9 +340,13 @@ cli_loop(struct cli_ctx *cx)
 			break;
 		cli_report_drops(cx);
 		d_tick(cx->dh, cli_now());
-		if (cli_target_gone(cx))
+		if (cli_target_gone(cx)) {
+			cli_drain(cx);
 			break;
+		}
 	}
+	if (cli_interrupted && !cx->done)
+		cli_drain(cx);
 	if (!cx->done)
 		smp_flush(cx->smp, cli_on_record, cx);
 	cli_report_drops(cx);

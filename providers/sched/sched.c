@@ -240,9 +240,9 @@ sched_add_members(struct prov_registry *r, struct smp_session *s, struct sched_s
 static int
 sched_enable(struct prov_registry *r, struct smp_session *s)
 {
-	struct sched_state *st = prov_state(r, &prov_sched_ops);
+	struct sched_state *st = sched_state_get(r);
 	if (!st)
-		return 0;
+		return prov_errf(r, "out of memory");
 	sched_plan_firing(r, st);
 	if (st->noff || st->non) {
 		if (sched_load_switch(r, st) < 0)

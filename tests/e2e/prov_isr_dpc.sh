@@ -1,0 +1,20 @@
+# isr and dpc: handler names, softirq vectors, durations, from the irq
+# tracepoints; disk writes with O_DIRECT make device interrupts.
+. "$TESTROOT/e2e/lib.sh"
+need_root
+[ -d /sys/kernel/tracing/events/irq/irq_handler_entry ] || skip "no irq tracepoints"
+"$PMCTRACE" -qn '
+isr:::isr { @isr[args[1], arg3] = count(); @dur = max(arg4); }
+dpc:::dpc { @dpc[args[1]] = count(); }
+tick-2s { exit(0); }' >out 2>err &
+p=$!
+sleep 0.5
+dd if=/dev/zero of=./ddfile bs=64k count=200 oflag=direct 2>/dev/null
+sync
+wait $p; rc=$?
+[ $rc = 0 ] || { cat err; fail "status $rc"; }
+grep -Eq '^  (TIMER|RCU|SCHED) +[0-9]+$' out || { cat out; fail "no TIMER/RCU/SCHED softirqs"; }
+if grep -q virtio /proc/interrupts || grep -q ahci /proc/interrupts || grep -q nvme /proc/interrupts; then
+	grep -Eq '^  [a-z].* +[0-9]+ +[0-9]+$' out || { cat out; fail "no interrupt handlers seen during disk writes"; }
+fi
+exit 0
