@@ -1,0 +1,358 @@
+/*
+ * test_sampler_live.c — live sessions on this machine: cpu-clock on every
+ * CPU, a sched_switch tracepoint with RAW payloads, a group read led by
+ * cpu-clock (msr/tsc/ where the msr PMU exists), a per-task session that
+ * ends when its target exits, error messages, and recording a perf.data
+ * file that perf script reads.
+ */
+#include "sampler/sampler.h"
+#include "tests/unit/cu.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+struct live {
+	long samples, mine, raws, reads, disorder, lost, other_pid;
+	int32_t pid;
+	uint16_t tp_id;
+	uint64_t last, tsc_delta, clock_delta;
+	int cpus_seen[64];
+	int bad_raw;
+};
+
+static int
+live_cb(void *arg, const struct smp_record *r)
+{
+	struct live *l = arg;
+	if (r->type == PERF_RECORD_LOST)
+		l->lost += (long)r->period;
+	if (r->type != PERF_RECORD_SAMPLE)
+		return 0;
+	l->samples++;
+	l->mine += r->pid == l->pid;
+	if (l->pid && r->pid != l->pid)
+		l->other_pid++;
+	if (r->time < l->last)
+		l->disorder++;
+	l->last = r->time;
+	if (r->cpu < 64)
+		l->cpus_seen[r->cpu] = 1;
+	if (r->raw) {
+		uint16_t common_type;
+		l->raws++;
+		memcpy(&common_type, r->raw, 2);
+		l->bad_raw += r->raw_size < 8 || common_type != l->tp_id;
+	}
+	if (r->read && r->read->nr == 2) {
+		l->reads++;
+		l->clock_delta += r->read->v[0].delta;
+		l->tsc_delta += r->read->v[1].delta;
+	}
+	return 0;
+}
+
+static uint64_t
+now_ns(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000ULL + (uint64_t)t.tv_nsec;
+}
+
+/* Busy-loop for ms milliseconds, polling the session as we go. */
+static void
+spin_and_poll(struct smp_session *s, int ms, struct live *l)
+{
+	volatile uint64_t x = 0;
+	uint64_t end = now_ns() + (uint64_t)ms * 1000000ULL;
+	while (now_ns() < end) {
+		for (int i = 0; i < 200000; i++)
+			x += (uint64_t)i;
+		CU_ASSERT(smp_poll(s, 0, live_cb, l) >= 0);
+	}
+	/* System-wide there is always more: drain a bounded number of rounds. */
+	for (int i = 0; i < 3; i++)
+		smp_poll(s, 0, live_cb, l);
+	smp_flush(s, live_cb, l);
+}
+
+static struct smp_event_spec
+clock_spec(uint64_t period_ns)
+{
+	struct smp_event_spec sp;
+	memset(&sp, 0, sizeof(sp));
+	sp.attr.type = PERF_TYPE_SOFTWARE;
+	sp.attr.config = PERF_COUNT_SW_CPU_CLOCK;
+	sp.attr.sample_period = period_ns;
+	sp.attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_CALLCHAIN;
+	sp.group_leader = -1;
+	sp.name = "cpu-clock";
+	return sp;
+}
+
+static struct smp_session *
+open_live(void)
+{
+	struct smp_opts o;
+	int err = 0;
+	memset(&o, 0, sizeof(o));
+	struct smp_session *s = smp_open_live(&o, &err);
+	if (!s)
+		fprintf(stderr, "smp_open_live: %s\n", smp_errmsg(NULL));
+	return s;
+}
+
+static void
+test_cpu_clock_all_cpus(void)
+{
+	struct live l = { .pid = getpid() };
+	struct smp_session *s = open_live();
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	struct smp_event_spec sp = clock_spec(1000000);
+	int ev = -1;
+	CU_ASSERT_EQUAL_FATAL(smp_add_event(s, &sp, &ev), 0);
+	CU_ASSERT_EQUAL(ev, 0);
+	int rc = smp_start(s);
+	if (rc)
+		fprintf(stderr, "smp_start: %s\n", smp_errmsg(s));
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	spin_and_poll(s, 200, &l);
+	/* 200 ms of a 1 ms clock on the CPU we spin on: up to 200 of ours,
+	 * fewer when other work shares the CPU. */
+	CU_ASSERT(l.mine > 50);
+	CU_ASSERT(l.samples >= l.mine);
+	CU_ASSERT_EQUAL(l.disorder, 0);
+	CU_ASSERT_EQUAL(smp_add_event(s, &sp, &ev), -EBUSY);
+	smp_close(s);
+}
+
+static int
+read_int_file(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	int v = -1;
+	if (f) {
+		if (fscanf(f, "%d", &v) != 1)
+			v = -1;
+		fclose(f);
+	}
+	return v;
+}
+
+static void *
+pingpong(void *arg)
+{
+	int *fds = arg;
+	char c;
+	while (read(fds[0], &c, 1) == 1 && c)
+		if (write(fds[1], &c, 1) != 1)
+			break;
+	return NULL;
+}
+
+static void
+test_sched_switch_raw(void)
+{
+	int id = read_int_file("/sys/kernel/tracing/events/sched/sched_switch/id");
+	if (id < 0)
+		id = read_int_file("/sys/kernel/debug/tracing/events/sched/sched_switch/id");
+	CU_ASSERT_FATAL(id > 0);
+	struct live l = { .tp_id = (uint16_t)id };
+	struct smp_session *s = open_live();
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	struct smp_event_spec sp;
+	memset(&sp, 0, sizeof(sp));
+	sp.attr.type = PERF_TYPE_TRACEPOINT;
+	sp.attr.config = (uint64_t)id;
+	sp.attr.sample_period = 1;
+	sp.attr.sample_type = PERF_SAMPLE_RAW | PERF_SAMPLE_TID;
+	sp.group_leader = -1;
+	sp.name = "sched:sched_switch";
+	CU_ASSERT_EQUAL_FATAL(smp_add_event(s, &sp, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(smp_start(s), 0);
+	/* A thread pair ping-ponging over pipes switches a few thousand times. */
+	int a[2], b[2], fwd[2], back[2];
+	CU_ASSERT_FATAL(pipe(a) == 0 && pipe(b) == 0);
+	fwd[0] = a[0];
+	fwd[1] = b[1];
+	back[0] = b[0];
+	back[1] = a[1];
+	pthread_t t;
+	pthread_create(&t, NULL, pingpong, fwd);
+	char c = 1;
+	for (int i = 0; i < 3000; i++) {
+		if (write(back[1], &c, 1) != 1 || read(back[0], &c, 1) != 1)
+			break;
+		if (i % 500 == 0)
+			smp_poll(s, 0, live_cb, &l);
+	}
+	c = 0;
+	CU_ASSERT_EQUAL(write(back[1], &c, 1), 1);
+	pthread_join(t, NULL);
+	close(a[0]); close(a[1]); close(b[0]); close(b[1]);
+	for (int i = 0; i < 3; i++)
+		smp_poll(s, 10, live_cb, &l);
+	smp_flush(s, live_cb, &l);
+	CU_ASSERT(l.raws >= 3000);
+	CU_ASSERT_EQUAL(l.raws, l.samples);
+	CU_ASSERT_EQUAL(l.bad_raw, 0);
+	CU_ASSERT_EQUAL(l.disorder, 0);
+	smp_close(s);
+}
+
+static void
+test_group_read(void)
+{
+	/* cpu-clock leads and samples; the member is msr/tsc/ if this
+	 * machine has the msr PMU, else task-clock, a second software counter. */
+	int msr = read_int_file("/sys/bus/event_source/devices/msr/type");
+	struct live l = { .pid = getpid() };
+	struct smp_session *s = open_live();
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	struct smp_event_spec lead = clock_spec(1000000), mem;
+	lead.attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_READ;
+	lead.attr.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED |
+				PERF_FORMAT_TOTAL_TIME_RUNNING;
+	int li;
+	CU_ASSERT_EQUAL_FATAL(smp_add_event(s, &lead, &li), 0);
+	memset(&mem, 0, sizeof(mem));
+	mem.attr.type = msr > 0 ? (uint32_t)msr : PERF_TYPE_SOFTWARE;
+	mem.attr.config = msr > 0 ? 0 /* tsc */ : PERF_COUNT_SW_TASK_CLOCK;
+	mem.attr.read_format = lead.attr.read_format;
+	mem.group_leader = li;
+	mem.name = msr > 0 ? "msr/tsc/" : "task-clock";
+	CU_ASSERT_EQUAL_FATAL(smp_add_event(s, &mem, NULL), 0);
+	int rc = smp_start(s);
+	if (rc)
+		fprintf(stderr, "smp_start: %s\n", smp_errmsg(s));
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	spin_and_poll(s, 200, &l);
+	CU_ASSERT(l.reads > 50);
+	CU_ASSERT(l.clock_delta > 50000000ULL);	/* > 50 ms of cpu-clock in total */
+	CU_ASSERT(l.tsc_delta > 0);
+	smp_close(s);
+}
+
+static void
+test_target_exits(void)
+{
+	pid_t child = fork();
+	if (child == 0) {
+		/* Wait to be traced, spin 150 ms, exit. */
+		usleep(100000);
+		volatile uint64_t x = 0;
+		uint64_t end = now_ns() + 150000000ULL;
+		while (now_ns() < end)
+			x++;
+		_exit(0);
+	}
+	int32_t pids[1] = { child };
+	struct smp_opts o;
+	memset(&o, 0, sizeof(o));
+	o.target_pids = pids;
+	o.ntarget_pids = 1;
+	o.inherit = 1;
+	int err;
+	struct smp_session *s = smp_open_live(&o, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	struct smp_event_spec sp = clock_spec(1000000);
+	CU_ASSERT_EQUAL_FATAL(smp_add_event(s, &sp, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(smp_start(s), 0);
+	struct live l = { .pid = child };
+	uint64_t give_up = now_ns() + 5000000000ULL;
+	int status;
+	waitpid(child, &status, 0);
+	while (!smp_at_eof(s) && now_ns() < give_up)
+		CU_ASSERT(smp_poll(s, 50, live_cb, &l) >= 0);
+	smp_flush(s, live_cb, &l);
+	CU_ASSERT(smp_at_eof(s));
+	CU_ASSERT(l.mine > 50);
+	CU_ASSERT_EQUAL(l.other_pid, 0);
+	smp_close(s);
+}
+
+static void
+test_open_errors(void)
+{
+	struct smp_session *s = open_live();
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	struct smp_event_spec sp = clock_spec(1000000);
+	sp.attr.type = PERF_TYPE_HARDWARE;
+	sp.attr.config = PERF_COUNT_HW_CPU_CYCLES;
+	sp.name = "cycles";
+	CU_ASSERT_EQUAL_FATAL(smp_add_event(s, &sp, NULL), 0);
+	int rc = smp_start(s);
+	if (rc == -ENOENT || rc == -EOPNOTSUPP) {
+		CU_ASSERT_PTR_NOT_NULL(strstr(smp_errmsg(s), "no hardware PMU"));
+		CU_ASSERT_PTR_NOT_NULL(strstr(smp_errmsg(s), "cycles"));
+	} else {
+		CU_ASSERT_EQUAL(rc, 0);	/* a machine with a PMU */
+	}
+	smp_close(s);
+	s = open_live();
+	sp.group_leader = 5;
+	CU_ASSERT_EQUAL(smp_add_event(s, &sp, NULL), -EINVAL);
+	CU_ASSERT_EQUAL(smp_start(s), -EINVAL);	/* nothing to open */
+	smp_close(s);
+	int cpus[256];
+	int n = smp_online_cpus(cpus, 256);
+	CU_ASSERT(n >= 1 && n == (int)sysconf(_SC_NPROCESSORS_ONLN));
+}
+
+static void
+test_record_to_perf_script(void)
+{
+	char path[] = "/tmp/pmctrace-smp-XXXXXX";
+	int fd = mkstemp(path);
+	CU_ASSERT_FATAL(fd >= 0);
+	close(fd);
+	struct live l = { .pid = getpid() };
+	struct smp_session *s = open_live();
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	struct smp_event_spec sp = clock_spec(1000000);
+	CU_ASSERT_EQUAL_FATAL(smp_add_event(s, &sp, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(smp_record_to(s, path), 0);
+	CU_ASSERT_EQUAL_FATAL(smp_start(s), 0);
+	spin_and_poll(s, 200, &l);
+	smp_close(s);
+	/* Our own reader first, then perf's. */
+	int err;
+	struct live back = { .pid = getpid() };
+	s = smp_open_file(path, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	CU_ASSERT_STRING_EQUAL(smp_event(s, 0)->name, "cpu-clock");
+	while (smp_poll(s, 0, live_cb, &back) > 0)
+		;
+	CU_ASSERT_EQUAL(back.samples, l.samples);
+	smp_close(s);
+	char cmd[256];
+	snprintf(cmd, sizeof(cmd), "perf script -F event,ip -i %s 2>/dev/null | grep -c 'cpu-clock'", path);
+	FILE *p = popen(cmd, "r");
+	long n = -1;
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	if (fscanf(p, "%ld", &n) != 1)
+		n = -1;
+	pclose(p);
+	CU_ASSERT_EQUAL(n, l.samples);
+	snprintf(cmd, sizeof(cmd), "perf report --stdio -i %s >/dev/null 2>&1", path);
+	CU_ASSERT_EQUAL(system(cmd), 0);
+	unlink(path);
+}
+
+static const struct cu_test tests[] = {
+	{ "cpu_clock_all_cpus", test_cpu_clock_all_cpus },
+	{ "sched_switch_raw", test_sched_switch_raw },
+	{ "group_read", test_group_read },
+	{ "target_exits", test_target_exits },
+	{ "open_errors", test_open_errors },
+	{ "record_to_perf_script", test_record_to_perf_script },
+	{ NULL, NULL },
+};
+
+CU_MAIN("sampler_live", tests)
