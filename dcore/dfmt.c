@@ -92,7 +92,7 @@ piece_new(dfmt_t *f)
 /*
  * conversion = '%' { flag | digits | '.' | '*' | '?' | '@' } [h|l|ll|L|w] name
  * Returns a pointer to the conversion's last character, or NULL with the
- * error filled in (DTrace reports these without a D_ tag).
+ * error filled in (DTrace reports these as D_SYNTAX).
  */
 static const char *
 parse_conv(struct pstate *ps, struct dfmt_piece *pc, const char *p, int n)
@@ -132,7 +132,7 @@ parse_conv(struct pstate *ps, struct dfmt_piece *pc, const char *p, int n)
 			uint32_t fl = dot ? DFMT_F_DYNP : DFMT_F_DYNW;
 
 			if (pc->fp_flags & fl) {
-				perr(ps, NULL, NULL, "format conversion #%d has "
+				perr(ps, NULL, "D_SYNTAX", "format conversion #%d has "
 				    "more than one '*' specified for the output "
 				    "%s", n, dot ? "precision" : "width");
 				return NULL;
@@ -142,14 +142,14 @@ parse_conv(struct pstate *ps, struct dfmt_piece *pc, const char *p, int n)
 		}
 		case '.':
 			if (dot++) {
-				perr(ps, NULL, NULL, "format conversion #%d has "
+				perr(ps, NULL, "D_SYNTAX", "format conversion #%d has "
 				    "more than one '.' specified", n);
 				return NULL;
 			}
 			digits = 0;
 			continue;
 		case '$':
-			perr(ps, NULL, NULL, "format conversion #%d uses "
+			perr(ps, NULL, "D_SYNTAX", "format conversion #%d uses "
 			    "unsupported positional format (%%n$)", n);
 			return NULL;
 		case '%':
@@ -157,11 +157,11 @@ parse_conv(struct pstate *ps, struct dfmt_piece *pc, const char *p, int n)
 				pc->fp_name[namelen++] = c;
 				break;
 			}
-			perr(ps, NULL, NULL, "format conversion #%d cannot be "
+			perr(ps, NULL, "D_SYNTAX", "format conversion #%d cannot be "
 			    "combined with other format flags: %%%%", n);
 			return NULL;
 		case '\0':
-			perr(ps, NULL, NULL, "format conversion #%d name "
+			perr(ps, NULL, "D_SYNTAX", "format conversion #%d name "
 			    "expected before end of format string", n);
 			return NULL;
 		case 'h': case 'l': case 'L': case 'w':
@@ -177,7 +177,7 @@ parse_conv(struct pstate *ps, struct dfmt_piece *pc, const char *p, int n)
 	pc->fp_name[namelen] = '\0';
 	pc->fp_conv = dfmt_conv_lookup(pc->fp_name);
 	if (pc->fp_conv == NULL) {
-		perr(ps, NULL, NULL, "format conversion #%d is undefined: %%%s",
+		perr(ps, NULL, "D_SYNTAX", "format conversion #%d is undefined: %%%s",
 		    n, pc->fp_name);
 		return NULL;
 	}

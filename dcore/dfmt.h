@@ -84,8 +84,8 @@ typedef struct dfmt dfmt_t;
  * On failure returns NULL, *errp = -EINVAL, and err holds DTrace's message
  * ("printf( ) argument #2 is incompatible with conversion #1 prototype:...",
  * no trailing newline) while *tagp names the D_ tag ("D_PRINTF_ARG_TYPE")
- * for the compiler; *tagp is NULL for a malformed conversion, which DTrace
- * reports without a tag ("format conversion #1 is undefined: %z").
+ * for the compiler; a malformed conversion is D_SYNTAX, as in DTrace
+ * ("format conversion #1 is undefined: %z").
  * fname is "printf" or "printa" (used in messages); argument numbers in
  * messages count the format itself as argument #1 for printf. */
 dfmt_t *dfmt_parse(const char *fname, const char *fmt, int flags,

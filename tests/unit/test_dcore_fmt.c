@@ -290,11 +290,12 @@ test_errors(void)
 	    "corresponding \"*\" argument");
 	expect_err("printf", "%*d", 0, (struct d_vdesc[]){ sv, i4 }, 2,
 	    "D_PRINTF_DYN_TYPE", NULL);
-	expect_err("printf", "%z", 0, &i4, 1, NULL,
+	expect_err("printf", "%z", 0, &i4, 1, "D_SYNTAX",
 	    "format conversion #1 is undefined: %z");
-	expect_err("printf", "abc %", 0, NULL, 0, NULL,
+	expect_err("printf", "abc %", 0, NULL, 0, "D_SYNTAX",
 	    "format conversion #1 name expected before end of format string");
-	expect_err("printf", "%1$d", 0, &i4, 1, NULL, NULL);
+	expect_err("printf", "%1$d", 0, &i4, 1, "D_SYNTAX", "format conversion "
+	    "#1 uses unsupported positional format (%n$)");
 	expect_err("printf", "%c", 0, (struct d_vdesc[]){ vint(8, 1) }, 1,
 	    "D_PRINTF_ARG_TYPE", NULL);
 	expect_err("printf", "%f", 0, &i4, 1, "D_PRINTF_ARG_TYPE", NULL);
