@@ -1,0 +1,28 @@
+# dscripts/flame.d: stack aggregations in the layout FlameGraph's
+# stackcollapse.pl reads (frames, then the count, blocks apart), with the
+# busy process's frames leaf first.
+. "$TESTROOT/e2e/lib.sh"
+need_root
+"$HELPERS/pmct_spin" 5 & spin=$!
+"$PMCTRACE" -s "$TESTROOT/../dscripts/flame.d" 2 >out 2>err; rc=$?
+kill $spin 2>/dev/null; wait $spin 2>/dev/null
+[ $rc = 0 ] || { cat err; fail "exit status $rc"; }
+# What stackcollapse.pl expects: frame lines (module`function+0xoff, or an
+# address) closed by a count alone on its line; blank lines (an empty
+# kernel stack prints as one) are skipped; the output ends with a count.
+awk 'NF == 0 { next }
+    /^ *[0-9]+$/ { if (!frames) bad = NR; frames = 0; blocks++; next }
+    /^ +[^ ]+$/ { frames++; next }
+    { bad = NR }
+    END { if (bad || frames || blocks == 0) { print "bad line " bad ", " blocks " blocks"; exit 1 } }' out ||
+    { cat out; fail "not a DTrace stack aggregation"; }
+# Leaf first: spin_leaf, then its caller in pmct_spin (spin_middle, or main
+# when frame-pointer unwinding skips the frameless leaf's caller).
+awk '/`spin_leaf\+0x/ { l = NR } /^ *pmct_spin`(spin_middle|main)\+0x/ && l && NR == l + 1 { ok = 1 }
+    END { exit !ok }' out || { cat out; fail "no stack with spin_leaf above its caller"; }
+# 99 samples a second of one busy CPU at most, over 2 s; a fair part of
+# that even on a loaded machine.
+n=$(awk '/`spin_leaf\+0x/ { s = 1 } /^ *[0-9]+$/ { if (s) t += $1; s = 0 } END { print t + 0 }' out)
+[ "$n" -ge 40 ] && [ "$n" -le 210 ] || { cat out; fail "spin_leaf in $n samples, want 40..210 at 99 Hz over 2 s"; }
+grep -q 'pmctrace`' out && fail "pmctrace sampled itself"
+exit 0

@@ -1,0 +1,16 @@
+# dscripts/topcpu.d: every second a timestamped table of the busiest
+# processes; a process spinning on one CPU gets about 99 samples a second.
+. "$TESTROOT/e2e/lib.sh"
+need_root
+"$HELPERS/pmct_spin" 5 & spin=$!
+"$PMCTRACE" -s "$TESTROOT/../dscripts/topcpu.d" 2 >out 2>err; rc=$?
+kill $spin 2>/dev/null; wait $spin 2>/dev/null
+[ $rc = 0 ] || { cat err; fail "exit status $rc"; }
+[ "$(grep -c '^ *PID COMMAND  *SAMPLES$' out)" = 2 ] || { cat out; fail "want 2 tables in 2 s"; }
+# %Y: "2026 Nov 22 00:41:07" above each table.
+[ "$(grep -cE '^[0-9]{4} [A-Z][a-z]{2} [ 0-9][0-9] [0-9]{2}:[0-9]{2}:[0-9]{2}$' out)" = 2 ] ||
+    { cat out; fail "want a %Y timestamp above each table"; }
+awk -v p=$spin '$1 == p && $2 == "pmct_spin" { n++; if ($3 < 85 || $3 > 105) bad = $3 }
+    END { exit n != 2 || bad != "" }' out || { cat out; fail "pmct_spin (pid $spin) should have 85..105 samples in each table"; }
+awk '$1 ~ /^[0-9]+$/ && NF >= 3 && $1 == 0 { exit 1 }' out || fail "the idle threads (pid 0) are listed"
+exit 0
