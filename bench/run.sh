@@ -30,14 +30,14 @@ CHILD=
 mkdir -p "$RES/trials"
 
 # ---------------------------------------------------------------- workloads
-# Sizes give about 1-2 s each bare on the 2-core VM the figures come from
+# Sizes give about 1-1.5 s each bare on the 2-core VM the figures come from
 # (syscalls is shorter: perf trace slows it about 20x).
 WORKLOADS=(cpu_tree ctxsw pagefault syscalls)
 declare -A WL_ARGS
 if [ "$QUICK" = 1 ]; then
-	WL_ARGS=([cpu_tree]=20 [ctxsw]=120000 [pagefault]=150000 [syscalls]=250000)
+	WL_ARGS=([cpu_tree]=20 [ctxsw]=120000 [pagefault]=150000 [syscalls]=100000)
 else
-	WL_ARGS=([cpu_tree]=80 [ctxsw]=500000 [pagefault]=600000 [syscalls]=1000000)
+	WL_ARGS=([cpu_tree]=60 [ctxsw]=400000 [pagefault]=500000 [syscalls]=400000)
 fi
 [ -n "${BENCH_WORKLOADS:-}" ] && WORKLOADS=($BENCH_WORKLOADS)
 
