@@ -246,6 +246,8 @@ smp_decode_sample(const struct perf_event_attr *a, struct smp_cur *c, struct smp
 	const void *q;
 	if (smp_sample_head(c, st, o))
 		return -EINVAL;
+	if (!(st & PERF_SAMPLE_PERIOD) && !a->freq)
+		o->period = a->sample_period;	/* fixed period: as perf reports it */
 	if (st & PERF_SAMPLE_READ) {
 		if (smp_read_values(c, a->read_format, rd))
 			return -EINVAL;

@@ -320,6 +320,78 @@ test_features(void)
 	smp_close(s);
 }
 
+struct rich {
+	int n;
+	struct smp_record first;	/* pointers are not kept */
+	uint64_t br0_from, br0_to;
+	long with_branches, with_regs, with_ustack;
+	uint64_t ustack_max;
+};
+
+static int
+rich_cb(void *arg, const struct smp_record *r)
+{
+	struct rich *x = arg;
+	if (r->type != PERF_RECORD_SAMPLE)
+		return 0;
+	if (!x->n++) {
+		x->first = *r;
+		if (r->nr_branches) {
+			x->br0_from = r->branches[0].from;
+			x->br0_to = r->branches[0].to;
+		}
+	}
+	x->with_branches += r->nr_branches > 0;
+	x->with_regs += r->regs_abi != 0 && r->nr_regs > 0;
+	x->with_ustack += r->ustack_size > 0;
+	if (r->ustack_size > x->ustack_max)
+		x->ustack_max = r->ustack_size;
+	return 0;
+}
+
+static void
+rich_replay(const char *rel, struct rich *x)
+{
+	int err;
+	memset(x, 0, sizeof(*x));
+	struct smp_session *s = smp_open_file(fixture(rel), &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	while (smp_poll(s, 0, rich_cb, x) > 0)
+		;
+	smp_close(s);
+}
+
+static void
+test_rich_fields(void)
+{
+	/* Values from perf script -D (perf 6.1) on the first sample. */
+	struct rich x;
+	rich_replay("quipper/perf.data.branch-4.14", &x);
+	CU_ASSERT_EQUAL(x.first.nr_branches, 32);
+	CU_ASSERT_EQUAL(x.br0_from, 0xffffffffb4208e16ULL);
+	CU_ASSERT_EQUAL(x.br0_to, 0xffffffffb42071e3ULL);
+	CU_ASSERT_EQUAL(x.with_branches, 13);
+
+	rich_replay("quipper/perf.data.weight_struct", &x);
+	CU_ASSERT_EQUAL(x.first.pid, 20132);
+	CU_ASSERT_EQUAL(x.first.tid, 20144);
+	CU_ASSERT_EQUAL(x.first.cpu, 28);
+	CU_ASSERT_EQUAL(x.first.ip, 0xffffffffa4470d46ULL);
+	CU_ASSERT_EQUAL(x.first.addr, 0x55ffba5cda08ULL);
+	CU_ASSERT_EQUAL(x.first.period, 10009);
+	CU_ASSERT_EQUAL(x.first.weight & 0xffffffff, 225);
+	CU_ASSERT_EQUAL(x.first.data_src, 0x11868100242ULL);
+	CU_ASSERT_EQUAL(x.first.time, 13166196585610ULL);
+
+	/* --call-graph dwarf: REGS_USER (mask 0xff0fff: 20 registers) and
+	 * STACK_USER; one of the 12 samples perf lists carries 3536 bytes. */
+	rich_replay("kdab-perfparser/parallel_static_gcc.perf.data.zstd", &x);
+	CU_ASSERT(x.with_regs > 0);
+	CU_ASSERT_EQUAL(x.first.nr_regs == 0 || x.first.nr_regs == 20, 1);
+	CU_ASSERT(x.with_ustack > 0);
+	CU_ASSERT(x.ustack_max >= 3536);
+}
+
 /* ---- malformed input ---- */
 
 static unsigned char *
@@ -453,6 +525,7 @@ static const struct cu_test tests[] = {
 	{ "group_read_msr", test_group_read_msr },
 	{ "attr136_format_lost", test_attr136_format_lost },
 	{ "features", test_features },
+	{ "rich_fields", test_rich_fields },
 	{ "truncated", test_truncated },
 	{ "record_errors_name_offset", test_record_errors_name_offset },
 	{ "garbage", test_garbage },
