@@ -449,7 +449,12 @@ smp_live_poll(struct smp_session *s, int timeout_ms, smp_record_cb cb, void *arg
 	if (!s->started)
 		return smp_err(s, -EINVAL, "session not started");
 	if (!s->eof) {
-		int n = epoll_wait(s->epfd, ev, 64, timeout_ms);
+		/* Wake at least every switchrate: a quiet ring below its
+		 * watermark must still be drained and its records released. */
+		uint64_t rate = s->opts.switchrate_ns ? s->opts.switchrate_ns : SMP_DRAIN_NS;
+		int cap = rate >= 2000000ULL ? (int)(rate / 1000000ULL) : 1;
+		int wait = timeout_ms < 0 || timeout_ms > cap ? cap : timeout_ms;
+		int n = epoll_wait(s->epfd, ev, 64, wait);
 		if (n < 0 && errno != EINTR)
 			return smp_err(s, -errno, "epoll_wait: %s", strerror(errno));
 		if (n > 0 && s->nwatch)

@@ -12,6 +12,11 @@
  * int functions return 0 or -errno; smp_errmsg() has the human text.
  * A live session optionally records everything it reads into a perf.data
  * file (smp_record_to) that perf report/perf script accept.
+ * Live attrs are adjusted at smp_start: sample_type gains TIME, TID, CPU
+ * and IDENTIFIER, sample_id_all is set, READ gets PERF_FORMAT_ID, leaders
+ * start disabled (then enabled together), wakeups use a watermark of a
+ * quarter ring.  bufpolicy: 1 (fill) disables every event at the first
+ * loss; 2 (ring) is drained like 0 (perf has no overwrite mode we use).
  */
 #ifndef PMCTRACE_SAMPLER_H
 #define PMCTRACE_SAMPLER_H
@@ -43,7 +48,7 @@ struct smp_opts {
 	int ntarget_pids;
 	int inherit;			/* follow children of the targets */
 	size_t bufsize;			/* bytes of kernel ring per CPU (0 = default) */
-	uint64_t switchrate_ns;		/* how often to drain (0 = default) */
+	uint64_t switchrate_ns;		/* longest wait in smp_poll (0 = 10 ms) */
 	int bufpolicy;			/* 0 switch, 1 fill, 2 ring */
 };
 

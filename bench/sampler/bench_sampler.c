@@ -5,6 +5,9 @@
  *                                  part of every callchain (what
  *                                  @[ustack()] = count() keys on), print
  *                                  samples, seconds, samples/s, stacks
+ *   bench_sampler profile SECONDS  system-wide cpu-clock at 999 Hz with
+ *                                  kernel+user callchains: samples, drops,
+ *                                  consumer CPU time
  *   bench_sampler storm SECONDS    system-wide sched:sched_switch for that
  *                                  long with default buffers, counting
  *                                  switches by prev_pid; print events,
@@ -158,7 +161,18 @@ tp_id(const char *ev)
 }
 
 static int
-storm(double seconds)
+profile_cb(void *arg, const struct smp_record *r)
+{
+	struct storm *st = arg;
+	if (r->type == PERF_RECORD_SAMPLE) {
+		st->events++;
+		st->by_pid[(uint32_t)r->pid & 0xffff] += r->nr_callchain;
+	}
+	return 0;
+}
+
+static int
+storm(double seconds, int profile)
 {
 	static struct storm st;
 	struct smp_opts o;
@@ -172,6 +186,15 @@ storm(double seconds)
 	sp.attr.sample_type = PERF_SAMPLE_RAW | PERF_SAMPLE_TID;
 	sp.group_leader = -1;
 	sp.name = "sched:sched_switch";
+	if (profile) {
+		sp.attr.type = PERF_TYPE_SOFTWARE;
+		sp.attr.config = PERF_COUNT_SW_CPU_CLOCK;
+		sp.attr.freq = 1;
+		sp.attr.sample_freq = 999;
+		sp.attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_CALLCHAIN;
+		sp.name = "cpu-clock";
+		id = 0;
+	}
 	struct smp_session *s = smp_open_live(&o, &err);
 	if (id < 0 || !s || smp_add_event(s, &sp, NULL) || smp_start(s)) {
 		fprintf(stderr, "bench_sampler: %s\n", s ? smp_errmsg(s) : smp_errmsg(NULL));
@@ -183,10 +206,10 @@ storm(double seconds)
 	fflush(stdout);
 	double t0 = now_s(), c0 = cpu_s();
 	while (!stop && now_s() - t0 < seconds)
-		if (smp_poll(s, 100, storm_cb, &st) < 0)
+		if (smp_poll(s, 100, profile ? profile_cb : storm_cb, &st) < 0)
 			break;
-	smp_poll(s, 0, storm_cb, &st);
-	smp_flush(s, storm_cb, &st);
+	smp_poll(s, 0, profile ? profile_cb : storm_cb, &st);
+	smp_flush(s, profile ? profile_cb : storm_cb, &st);
 	uint32_t cpu[256];
 	uint64_t nd[256], drops = 0;
 	int n = smp_drops(s, cpu, nd, 256);
@@ -208,7 +231,9 @@ main(int argc, char **argv)
 	if (argc == 3 && !strcmp(argv[1], "replay"))
 		return replay(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "storm"))
-		return storm(atof(argv[2]));
-	fprintf(stderr, "usage: bench_sampler replay FILE | storm SECONDS\n");
+		return storm(atof(argv[2]), 0);
+	if (argc == 3 && !strcmp(argv[1], "profile"))
+		return storm(atof(argv[2]), 1);
+	fprintf(stderr, "usage: bench_sampler replay FILE | storm SECONDS | profile SECONDS\n");
 	return 2;
 }

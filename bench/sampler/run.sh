@@ -55,3 +55,13 @@ secs=$(echo "$t1 - $t0" | bc)
 echo "RESULT sampler: storm $((2 * trips)) switches of ctxsw in ${secs}s" \
      "($(rate $((2 * trips)) "$secs")/s): saw $ev sched_switch events system-wide," \
      "$drops drops, consumer cpu ${cpu}s (goal 0 drops)"
+
+# ---- live ingest: profile-999 with kernel+user stacks, system-wide ----
+if [ "$quick" = 1 ]; then secs=3; else secs=10; fi
+"$BIN/bench_sampler" profile $secs > "$RES/profile.txt" 2>&1 &
+cons=$!
+end=$(($(date +%s) + secs))
+while [ "$(date +%s)" -lt $end ]; do "$BIN/cpu_tree" 5 > /dev/null 2>&1; done
+wait $cons
+echo "RESULT sampler: profile-999 -g system-wide ${secs}s: $(awk '/^events/ {print $2}' "$RES/profile.txt") samples," \
+     "$(awk '/^drops/ {print $2}' "$RES/profile.txt") drops, consumer cpu $(awk '/^cpu/ {print $2}' "$RES/profile.txt")s (goal 0 drops)"
