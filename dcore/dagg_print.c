@@ -365,46 +365,88 @@ symkind(const struct d_vdesc *vd)
 }
 
 struct symrep {
-	char *text;
+	char *text;		/* NULL: free slot */
 	int elem;
-	uint64_t addr;
+	size_t id;		/* index into symtab.addr */
 };
 
+/* Open-addressing table of (key element, text) → representative id; the
+ * ids stay put when the table grows. */
 struct symtab {
 	struct symrep *r;
-	size_t n, cap;
+	size_t cap, n;
+	uint64_t *addr;		/* per id: the lowest address with the text */
 };
+
+static uint64_t
+text_hash(int elem, const char *t)
+{
+	uint64_t h = 1469598103934665603ULL ^ (uint64_t)elem;
+
+	for (; *t; t++)
+		h = (h ^ (unsigned char)*t) * 1099511628211ULL;
+	return h;
+}
+
+static int
+symtab_grow(struct symtab *st)
+{
+	size_t cap = st->cap ? st->cap * 2 : 64;
+	struct symrep *n = calloc(cap, sizeof(*n));
+
+	if (n == NULL)
+		return -ENOMEM;
+	for (size_t i = 0; i < st->cap; i++) {
+		size_t j;
+
+		if (st->r[i].text == NULL)
+			continue;
+		j = text_hash(st->r[i].elem, st->r[i].text) & (cap - 1);
+		while (n[j].text)
+			j = (j + 1) & (cap - 1);
+		n[j] = st->r[i];
+	}
+	free(st->r);
+	st->r = n;
+	st->cap = cap;
+	return 0;
+}
 
 static struct symrep *
 symtab_get(struct symtab *st, int elem, const char *text)
 {
-	for (size_t i = 0; i < st->n; i++) {
-		if (st->r[i].elem == elem && strcmp(st->r[i].text, text) == 0)
-			return &st->r[i];
-	}
-	if (st->n == st->cap) {
-		size_t cap = st->cap ? st->cap * 2 : 16;
-		struct symrep *n = realloc(st->r, cap * sizeof(*n));
+	size_t j;
 
-		if (n == NULL)
-			return NULL;
-		st->r = n;
-		st->cap = cap;
-	}
-	st->r[st->n].text = strdup(text);
-	if (st->r[st->n].text == NULL)
+	if (2 * (st->n + 1) > st->cap && symtab_grow(st) != 0)
 		return NULL;
-	st->r[st->n].elem = elem;
-	st->r[st->n].addr = UINT64_MAX;
-	return &st->r[st->n++];
+	j = text_hash(elem, text) & (st->cap - 1);
+	for (; st->r[j].text; j = (j + 1) & (st->cap - 1)) {
+		if (st->r[j].elem == elem && strcmp(st->r[j].text, text) == 0)
+			return &st->r[j];
+	}
+	if ((st->n & (st->n - 1)) == 0) {
+		uint64_t *na = realloc(st->addr, 2 * (st->n ? st->n : 1) *
+		    sizeof(*na));
+
+		if (na == NULL)
+			return NULL;
+		st->addr = na;
+	}
+	if ((st->r[j].text = strdup(text)) == NULL)
+		return NULL;
+	st->r[j].elem = elem;
+	st->r[j].id = st->n;
+	st->addr[st->n++] = UINT64_MAX;
+	return &st->r[j];
 }
 
 static void
 symtab_free(struct symtab *st)
 {
-	for (size_t i = 0; i < st->n; i++)
+	for (size_t i = 0; i < st->cap; i++)
 		free(st->r[i].text);
 	free(st->r);
+	free(st->addr);
 }
 
 /* Address word of a symbol element (after the pid for user kinds). */
@@ -414,29 +456,41 @@ sym_addr_off(const struct d_vdesc *vd)
 	return vd->dv_kind == D_VK_USYM || vd->dv_kind == D_VK_UMOD ? 8 : 0;
 }
 
+/* Pass one: symbolize every symbol element of every entry once, keeping
+ * the lowest address per text; reps[] holds each element's id + 1. */
 static int
-canon_key(const struct dagg *a, const struct dfmt_ctx *cx, struct symtab *st,
-    unsigned char *key, int pass)
+canon_scan(const struct dagg *a, const struct dfmt_ctx *cx,
+    const struct dagg_vec *vec, struct symtab *st, size_t **repsp)
 {
+	size_t *reps = calloc(vec->n * (size_t)a->ag_nkeys + 1,
+	    sizeof(*reps));
 	char text[512];
 
-	for (int k = 0; k < a->ag_nkeys; k++) {
-		const struct d_vdesc *vd = &a->ag_keys[k];
-		unsigned char *p = key + a->ag_koff[k];
-		struct symrep *r;
-		uint64_t addr;
+	if (reps == NULL)
+		return -ENOMEM;
+	for (size_t i = 0; i < vec->n; i++) {
+		const unsigned char *key = dagg_key(a, vec->v[i]);
 
-		if (!symkind(vd))
-			continue;
-		dfmt_symtext(cx, vd, p, text, sizeof(text));
-		if ((r = symtab_get(st, k, text)) == NULL)
-			return -ENOMEM;
-		memcpy(&addr, p + sym_addr_off(vd), 8);
-		if (pass == 0 && addr < r->addr)
-			r->addr = addr;
-		if (pass == 1)
-			memcpy(p + sym_addr_off(vd), &r->addr, 8);
+		for (int k = 0; k < a->ag_nkeys; k++) {
+			const struct d_vdesc *vd = &a->ag_keys[k];
+			const unsigned char *p = key + a->ag_koff[k];
+			struct symrep *r;
+			uint64_t addr;
+
+			if (!symkind(vd))
+				continue;
+			dfmt_symtext(cx, vd, p, text, sizeof(text));
+			if ((r = symtab_get(st, k, text)) == NULL) {
+				free(reps);
+				return -ENOMEM;
+			}
+			memcpy(&addr, p + sym_addr_off(vd), 8);
+			if (addr < st->addr[r->id])
+				st->addr[r->id] = addr;
+			reps[i * (size_t)a->ag_nkeys + (size_t)k] = r->id + 1;
+		}
 	}
+	*repsp = reps;
 	return 0;
 }
 
@@ -444,10 +498,11 @@ canon_key(const struct dagg *a, const struct dfmt_ctx *cx, struct symtab *st,
 static struct dagg *
 canon_agg(const struct dagg *a, const struct dfmt_ctx *cx)
 {
-	struct symtab st = { NULL, 0, 0 };
-	struct dagg_vec vec;
+	struct symtab st = { NULL, 0, 0, NULL };
+	size_t *reps = NULL;
+	struct dagg_vec vec = { NULL, 0 };
 	struct dagg *c = NULL;
-	unsigned char *key;
+	unsigned char *key = NULL;
 	int need = 0;
 
 	for (int k = 0; k < a->ag_nkeys; k++)
@@ -455,33 +510,36 @@ canon_agg(const struct dagg *a, const struct dfmt_ctx *cx)
 	if (!need || cx == NULL || cx->fc_sym == NULL ||
 	    dagg_collect(a, &vec) != 0)
 		return NULL;
-	if ((key = malloc(a->ag_keysize)) == NULL ||
+	if (canon_scan(a, cx, &vec, &st, &reps) != 0 ||
+	    (key = malloc(a->ag_keysize + 1)) == NULL ||
 	    (c = dagg_clone_empty(a)) == NULL)
 		goto fail;
-	for (int pass = 0; pass < 2; pass++) {
-		for (size_t i = 0; i < vec.n; i++) {
-			struct dagg_ent *e;
+	for (size_t i = 0; i < vec.n; i++) {
+		struct dagg_ent *e;
 
-			memcpy(key, dagg_key(a, vec.v[i]), a->ag_keysize);
-			if (canon_key(a, cx, &st, key, pass) != 0)
-				goto fail;
-			if (pass == 0)
-				continue;
-			if ((e = dagg_lookup_ent(c, key, 1)) == NULL)
-				goto fail;
-			a->ag_merge(e->de_val, vec.v[i]->de_val, a->ag_nvals);
+		memcpy(key, dagg_key(a, vec.v[i]), a->ag_keysize);
+		for (int k = 0; k < a->ag_nkeys; k++) {
+			size_t id = reps[i * (size_t)a->ag_nkeys + (size_t)k];
+
+			if (id)
+				memcpy(key + a->ag_koff[k] +
+				    sym_addr_off(&a->ag_keys[k]),
+				    &st.addr[id - 1], 8);
 		}
+		if ((e = dagg_lookup_ent(c, key, 1)) == NULL)
+			goto fail;
+		a->ag_merge(e->de_val, vec.v[i]->de_val, a->ag_nvals);
 	}
+	goto out;
+fail:
+	dagg_free_one(c);
+	c = NULL;
+out:
 	free(key);
+	free(reps);
 	free(vec.v);
 	symtab_free(&st);
 	return c;
-fail:
-	dagg_free_one(c);
-	free(key);
-	free(vec.v);
-	symtab_free(&st);
-	return NULL;
 }
 
 /* ---- rows ---------------------------------------------------------------------- */

@@ -778,6 +778,49 @@ test_sym_keys_merge(void)
 	dagg_set_destroy(set);
 }
 
+static int
+many_ksym(void *ctx, uint64_t addr, int flags, char *buf, size_t len)
+{
+	(void)ctx;
+	(void)flags;
+	return snprintf(buf, len, "mod`f%llu", (unsigned long long)(addr >> 4));
+}
+
+/* Many functions, three addresses each: one row per function. */
+static void
+test_sym_keys_many(void)
+{
+	static const struct d_symbolizer ms = { NULL, many_ksym, NULL };
+	struct dfmt_ctx cx = { &ms, 0, 0, 14, 0 };
+	dagg_set_t *set = dagg_set_create(64 << 20, "pmctrace", NULL);
+	struct d_vdesc k[2] = { { D_VK_KSYM, 0, 0, 8, 0, 0, NULL }, vd_int(4) };
+	dagg_t *a = dagg_create(set, "", DAGG_COUNT, NULL, k, 2, NULL);
+	char key[16], *line;
+	int rows = 0, bad = 0;
+	FILE *fp;
+
+	for (uint64_t f = 0; f < 1000; f++) {
+		for (uint64_t off = 1; off <= 3; off++) {
+			uint64_t pc = f * 16 + off;
+
+			memcpy(key, &pc, 8);
+			ikey(key + 8, 7);
+			dagg_update(a, 0, key, 0, 1);
+		}
+	}
+	CU_ASSERT_EQUAL(dagg_nentries(a), 3000);
+	fp = mem_open();
+	dagg_printa(fp, &cx, NULL, &a, 1);
+	mem_close(fp);
+	for (line = strtok(membuf, "\n"); line; line = strtok(NULL, "\n")) {
+		rows++;
+		bad += strstr(line, " 3") == NULL || strstr(line, "mod`f") == NULL;
+	}
+	CU_ASSERT_EQUAL(rows, 1000);
+	CU_ASSERT_EQUAL(bad, 0);
+	dagg_set_destroy(set);
+}
+
 /* Many keys: every update lands, through the incremental rehash. */
 static void
 test_rehash_many(void)
@@ -891,6 +934,7 @@ static const struct cu_test tests[] = {
 	{ "exit-time order", test_print_all_order },
 	{ "stack keys", test_stack_keys },
 	{ "sym keys merge", test_sym_keys_merge },
+	{ "many sym keys merge", test_sym_keys_many },
 	{ "rehash many keys", test_rehash_many },
 	{ "drops", test_drops },
 	{ "bad arguments", test_bad_args },
