@@ -902,6 +902,25 @@ print_hexval(FILE *fp, const struct d_vdesc *vd, const void *val)
 	return 0;
 }
 
+/* An array of integers of dv_isize bytes (bytes when 0): "[ 0x1, 0 ]". */
+static int
+print_array(FILE *fp, const struct d_vdesc *vd, const unsigned char *b)
+{
+	unsigned es = vd->dv_isize == 2 || vd->dv_isize == 4 ||
+	    vd->dv_isize == 8 ? vd->dv_isize : 1;
+	struct d_vdesc ed = { D_VK_UINT, (uint8_t)es, 0, es, 0, 0, NULL };
+
+	DFMT_CHK(fputs("[ ", fp));
+	for (uint32_t i = 0; i + es <= vd->dv_size; i += es) {
+		if (print_hexval(fp, &ed, b + i) < 0)
+			return -EIO;
+		if (i + 2 * es <= vd->dv_size)
+			DFMT_CHK(fputs(", ", fp));
+	}
+	DFMT_CHK(fputs(" ]", fp));
+	return 0;
+}
+
 static int
 print_value(FILE *fp, const struct dfmt_ctx *cx, const struct d_vdesc *vd,
     const void *val, int top)
@@ -935,12 +954,7 @@ print_value(FILE *fp, const struct dfmt_ctx *cx, const struct d_vdesc *vd,
 			    (int)strnlen(val, vd->dv_size), (const char *)val));
 			return 0;
 		}
-		DFMT_CHK(fputs("[ ", fp));
-		for (uint32_t i = 0; i < vd->dv_size; i++)
-			DFMT_CHK(fprintf(fp, "%#x%s", b[i],
-			    i + 1 < vd->dv_size ? ", " : ""));
-		DFMT_CHK(fputs(" ]", fp));
-		return 0;
+		return print_array(fp, vd, b);
 	default:
 		return print_sym(fp, cx, vd, val);
 	}

@@ -26,7 +26,10 @@
  *   D_VK_KSYM/KMOD  8 bytes kernel address: sym()/func() and mod().
  *   D_VK_USYM/UMOD/UADDR  uint64_t pid then uint64_t user address:
  *                   usym()/ufunc(), umod(), uaddr().  dv_size = 16.
- *   D_VK_RAW        dv_size raw bytes (structs, arrays, tracemem data).
+ *   D_VK_RAW        dv_size raw bytes (structs, arrays, tracemem data); for
+ *                   print(), dv_isize 1/2/4/8 makes it an array of integers
+ *                   of that size, D_VF_CHARARR a char array.
+ *   D_VK_FLOAT      dv_isize 4 (float) or 8 (double), host encoding.
  */
 #ifndef PMCTRACE_DFMT_H
 #define PMCTRACE_DFMT_H

@@ -418,6 +418,7 @@ struct s_outer {
 	struct s_inner in;
 	char name[8];
 	void *p;
+	uint16_t arr[3];
 };
 
 static void
@@ -436,6 +437,8 @@ test_print(void)
 		    NULL }, offsetof(struct s_outer, name), 1, 0 },
 		{ "p", "void *", { D_VK_PTR, 8, 0, 8, 0, 0, NULL },
 		    offsetof(struct s_outer, p), 1, 0 },
+		{ "arr", "uint16_t [3]", { D_VK_RAW, 2, 0, 6, 0, 0, NULL },
+		    offsetof(struct s_outer, arr), 1, 0 },
 	};
 	struct s_outer v;
 	struct d_vdesc i4 = vint(4, 1);
@@ -448,8 +451,10 @@ test_print(void)
 	v.in.c = 'z';
 	strcpy(v.name, "abc");
 	v.p = (void *)(uintptr_t)0x1000;
+	v.arr[0] = 0x14;
+	v.arr[1] = 0x2e;
 	fp = mem_open();
-	CU_ASSERT_EQUAL(dfmt_print(fp, &noctx, "struct outer", NULL, m, 6, &v),
+	CU_ASSERT_EQUAL(dfmt_print(fp, &noctx, "struct outer", NULL, m, 7, &v),
 	    0);
 	CU_ASSERT_STRING_EQUAL(mem_close(fp),
 	    "struct outer {\n"
@@ -460,6 +465,7 @@ test_print(void)
 	    "    }\n"
 	    "    char [8] name = [ \"abc\" ]\n"
 	    "    void *p = 0x1000\n"
+	    "    uint16_t [3] arr = [ 0x14, 0x2e, 0 ]\n"
 	    "}");
 	fp = mem_open();
 	dfmt_print(fp, &noctx, "int", &i4, NULL, 0, &n);
