@@ -15,7 +15,7 @@
 
 #include "dcore/dout_impl.h"
 
-static int
+static inline int
 fake_frame(const char *mod, const char *pfx, uint64_t fn, uint64_t off,
     int flags, char *buf, size_t len)
 {
@@ -27,7 +27,7 @@ fake_frame(const char *mod, const char *pfx, uint64_t fn, uint64_t off,
 	return snprintf(buf, len, "%s`%s%llu", mod, pfx, (unsigned long long)fn);
 }
 
-static int
+static inline int
 fake_kernel(void *ctx, uint64_t addr, int flags, char *buf, size_t len)
 {
 	(void)ctx;
@@ -37,7 +37,7 @@ fake_kernel(void *ctx, uint64_t addr, int flags, char *buf, size_t len)
 	    flags, buf, len);
 }
 
-static int
+static inline int
 fake_user(void *ctx, int32_t pid, uint64_t addr, int flags, char *buf,
     size_t len)
 {
@@ -61,10 +61,11 @@ static const struct dfmt_ctx fake_cx = { &fake_sym, 0, 0, 14, 0 };
 
 #define NFR	4	/* frames per stack key in the tests */
 
-static const struct d_vdesc vd_str16 = { D_VK_STRING, 0, 0, 16, 0, 0, NULL };
-static const struct d_vdesc vd_kstack = { D_VK_KSTACK, 0, 0, 8 * NFR, NFR, 0, NULL };
-static const struct d_vdesc vd_ustack = { D_VK_USTACK, 0, 0, 8 * (1 + NFR), NFR, 0, NULL };
-static const struct d_vdesc vd_i64 = { D_VK_INT, 8, 0, 8, 0, 0, NULL };
+#define TUNUSED __attribute__((unused))
+static const struct d_vdesc vd_str16 TUNUSED = { D_VK_STRING, 0, 0, 16, 0, 0, NULL };
+static const struct d_vdesc vd_kstack TUNUSED = { D_VK_KSTACK, 0, 0, 8 * NFR, NFR, 0, NULL };
+static const struct d_vdesc vd_ustack TUNUSED = { D_VK_USTACK, 0, 0, 8 * (1 + NFR), NFR, 0, NULL };
+static const struct d_vdesc vd_i64 TUNUSED = { D_VK_INT, 8, 0, 8, 0, 0, NULL };
 
 /* Key (execname, stack(), ustack()): stacks innermost first, 0-ended. */
 struct tkey {
@@ -73,13 +74,13 @@ struct tkey {
 	uint64_t k_pid;
 	uint64_t k_ust[NFR];
 };
-static const struct d_vdesc tkey_vd[3] = {
+static const struct d_vdesc tkey_vd[3] TUNUSED = {
 	{ D_VK_STRING, 0, 0, 16, 0, 0, NULL },
 	{ D_VK_KSTACK, 0, 0, 8 * NFR, NFR, 0, NULL },
 	{ D_VK_USTACK, 0, 0, 8 * (1 + NFR), NFR, 0, NULL },
 };
 
-static struct tkey
+static inline struct tkey
 tkey_make(const char *exec, const uint64_t *k, const uint64_t *u)
 {
 	struct tkey t;
@@ -97,7 +98,7 @@ tkey_make(const char *exec, const uint64_t *k, const uint64_t *u)
 static char *tmem_buf;
 static size_t tmem_len;
 
-static FILE *
+static inline FILE *
 tmem_open(void)
 {
 	free(tmem_buf);
@@ -106,7 +107,7 @@ tmem_open(void)
 	return open_memstream(&tmem_buf, &tmem_len);
 }
 
-static const char *
+static inline const char *
 tmem_close(FILE *fp)
 {
 	fclose(fp);
@@ -114,7 +115,7 @@ tmem_close(FILE *fp)
 }
 
 /* Occurrences of needle in hay. */
-static int
+static inline int
 tcount(const char *hay, const char *needle)
 {
 	int n = 0;
