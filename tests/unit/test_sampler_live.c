@@ -354,7 +354,55 @@ test_record_to_perf_script(void)
 	unlink(path);
 }
 
+static long
+run_count(const char *cmd)
+{
+	FILE *p = popen(cmd, "r");
+	long n = -1;
+	if (!p)
+		return -1;
+	if (fscanf(p, "%ld", &n) != 1)
+		n = -1;
+	pclose(p);
+	return n;
+}
+
+static void
+test_perf_pipe_tracing_data(void)
+{
+	/* No fixture has a pipe-mode TRACING_DATA record, so make one with
+	 * this machine's perf and compare our reading with perf script's. */
+	char path[] = "/tmp/pmctrace-smp-pipe-XXXXXX", cmd[512];
+	int fd = mkstemp(path);
+	CU_ASSERT_FATAL(fd >= 0);
+	close(fd);
+	snprintf(cmd, sizeof(cmd), "perf record -q -e sched:sched_switch -a -o - -- sleep 0.1 "
+		 "> %s 2>/dev/null; echo $?", path);
+	CU_ASSERT_EQUAL_FATAL(run_count(cmd), 0);
+	snprintf(cmd, sizeof(cmd), "perf script -i %s 2>/dev/null | wc -l", path);
+	long perf_n = run_count(cmd);
+	int err;
+	struct smp_session *s = smp_open_file(path, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	struct live l = { 0 };
+	int id = read_int_file("/sys/kernel/tracing/events/sched/sched_switch/id");
+	l.tp_id = (uint16_t)id;
+	while (smp_poll(s, 0, live_cb, &l) > 0)
+		;
+	CU_ASSERT(smp_file_is_pipe(s));
+	CU_ASSERT(perf_n > 10);
+	CU_ASSERT_EQUAL(l.samples, perf_n);
+	CU_ASSERT_EQUAL(l.raws, perf_n);
+	CU_ASSERT_EQUAL(l.bad_raw, 0);
+	size_t len = 0;
+	const char *td = smp_tracing_data(s, &len);
+	CU_ASSERT(td && len > 1000 && memcmp(td + 3, "tracing", 7) == 0);
+	smp_close(s);
+	unlink(path);
+}
+
 static const struct cu_test tests[] = {
+	{ "perf_pipe_tracing_data", test_perf_pipe_tracing_data },
 	{ "cpu_clock_all_cpus", test_cpu_clock_all_cpus },
 	{ "sched_switch_raw", test_sched_switch_raw },
 	{ "group_read", test_group_read },
