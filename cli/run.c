@@ -93,6 +93,10 @@ cli_on_record(void *arg, const struct smp_record *rec)
 			sym_note_record(cx->sym, rec->hdr);
 		return 0;
 	case PERF_RECORD_SAMPLE:
+		/* Live, a process that was running before we started is known
+		 * only through /proc: let the symbolizer read it while it lives. */
+		if (!cx->replay && cx->sym)
+			sym_note_pid(cx->sym, rec->pid);
 		return prov_dispatch(cx->reg, rec, cli_fire, cx);
 	default:
 		return 0;
