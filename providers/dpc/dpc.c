@@ -179,9 +179,17 @@ dpc_decode(struct prov_registry *r, const struct smp_record *rec, uint64_t cooki
 	return dpc_fire(r, ks, kind, iv, rec, fire, arg);
 }
 
+static int
+dpc_list(struct prov_registry *r, const struct d_probe_desc *pd, d_probe_cb cb, void *arg)
+{
+	if (prov_cfg(r)->replay && !prov_state(r, &prov_dpc_ops))
+		return 0;	/* the file recorded none of our events */
+	return dpc_emit(r, pd, cb, arg);
+}
+
 const struct prov_ops prov_dpc_ops = {
 	.po_name = "dpc",
-	.po_list = dpc_emit,
+	.po_list = dpc_list,
 	.po_match = dpc_emit,
 	.po_enable = dpc_enable,
 	.po_claim = dpc_claim,

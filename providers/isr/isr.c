@@ -121,9 +121,17 @@ isr_decode(struct prov_registry *r, const struct smp_record *rec, uint64_t cooki
 	return fire(arg, &f);
 }
 
+static int
+isr_list(struct prov_registry *r, const struct d_probe_desc *pd, d_probe_cb cb, void *arg)
+{
+	if (prov_cfg(r)->replay && !prov_state(r, &prov_isr_ops))
+		return 0;	/* the file recorded none of our events */
+	return isr_emit(r, pd, cb, arg);
+}
+
 const struct prov_ops prov_isr_ops = {
 	.po_name = "isr",
-	.po_list = isr_emit,
+	.po_list = isr_list,
 	.po_match = isr_emit,
 	.po_enable = isr_enable,
 	.po_claim = isr_claim,

@@ -92,11 +92,16 @@ profile_emit_if(struct prov_registry *r, struct prov_probe *p,
 	return cb && cb(arg, &p->pp_info) < 0 ? -1 : 1;
 }
 
+static int profile_match_recorded(struct prov_registry *r, const struct d_probe_desc *pd,
+    d_probe_cb cb, void *arg);
+
 static int
 profile_list(struct prov_registry *r, const struct d_probe_desc *pd,
     d_probe_cb cb, void *arg)
 {
 	int n = 0;
+	if (prov_cfg(r)->replay)
+		return profile_match_recorded(r, pd, cb, arg);
 	for (size_t i = 0; i < sizeof(profile_listed) / sizeof(profile_listed[0]); i++) {
 		int tick;
 		uint64_t ns = profile_parse(profile_listed[i], &tick);
@@ -114,21 +119,8 @@ profile_match(struct prov_registry *r, const struct d_probe_desc *pd,
 {
 	if (!prov_field_match(pd->dpd_mod, "") || !prov_field_match(pd->dpd_func, ""))
 		return 0;
-	if (prov_has_glob(pd->dpd_name) || !pd->dpd_name || !*pd->dpd_name) {
-		if (!prov_cfg(r)->replay)
-			return profile_list(r, pd, cb, arg);
-		int n = 0;	/* replay: only what the file recorded */
-		for (uint32_t id = 1; id < prov_nprobes(r); id++) {
-			struct prov_probe *p = prov_by_id(r, id);
-			if (p->pp_ops == &prov_profile_ops) {
-				int rc = profile_emit_if(r, p, pd, cb, arg);
-				if (rc < 0)
-					return -1;
-				n += rc;
-			}
-		}
-		return n;
-	}
+	if (prov_has_glob(pd->dpd_name) || !pd->dpd_name || !*pd->dpd_name)
+		return profile_list(r, pd, cb, arg);
 	int tick;
 	uint64_t ns = profile_parse(pd->dpd_name, &tick);
 	if (ns == 0)
@@ -141,6 +133,24 @@ profile_match(struct prov_registry *r, const struct d_probe_desc *pd,
 		return p ? profile_emit_if(r, p, pd, cb, arg) : 0;
 	}
 	return profile_emit_if(r, profile_make(r, pd->dpd_name, ns, tick), pd, cb, arg);
+}
+
+/* Replay: only the probes the file's events became. */
+static int
+profile_match_recorded(struct prov_registry *r, const struct d_probe_desc *pd,
+    d_probe_cb cb, void *arg)
+{
+	int n = 0;
+	for (uint32_t id = 1; id < prov_nprobes(r); id++) {
+		struct prov_probe *p = prov_by_id(r, id);
+		if (p->pp_ops != &prov_profile_ops)
+			continue;
+		int rc = profile_emit_if(r, p, pd, cb, arg);
+		if (rc < 0)
+			return -1;
+		n += rc;
+	}
+	return n;
 }
 
 static int

@@ -154,6 +154,9 @@ sched_match(struct prov_registry *r, const struct d_probe_desc *pd, d_probe_cb c
 static int
 sched_list(struct prov_registry *r, const struct d_probe_desc *pd, d_probe_cb cb, void *arg)
 {
+	struct sched_state *st = prov_state(r, &prov_sched_ops);
+	if (prov_cfg(r)->replay && (!st || (!st->sw.id && !st->wk.id)))
+		return 0;	/* the file recorded no scheduler events */
 	return sched_emit_matching(r, pd, cb, arg);
 }
 
