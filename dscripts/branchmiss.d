@@ -17,20 +17,26 @@
  * arg2).  Kernel-mode samples are charged to the kernel function.  The 15
  * busiest functions and the totals per process are shown.
  *
- * EXAMPLE: pmctrace -s branchmiss.d branchmispredictions-10000 5
+ * A perf.data file recorded elsewhere replays with -E (and -Z: tick-1s
+ * does not exist in a replay): pmctrace -Z -E perf.data -s branchmiss.d branch-misses
+ *
+ * EXAMPLE: pmctrace -s branchmiss.d cpu-clock-1000000 2   (no PMU here, so
+ *            CPU time stands in: the numbers are nanoseconds)
  *
  *   Mispredictions by process:
  *
- *     sshd                                                          30000
- *     pmct_spin                                                   4120000
+ *     ...
+ *     cc1                                                      1000000000
+ *     pmct_spin                                                1030000000
  *
  *   Mispredictions by user function:
  *
- *     pmct_spin           pmct_spin`spin_leaf                    4100000
+ *     ...
+ *     ctxsw                                               libc.so.6`__GI___libc_write                                49000000
+ *     pmct_spin                                           pmct_spin`spin_leaf                                      1027000000
  *
  *   Mispredictions by kernel function:
- *
- *     vmlinux`__schedule                                            10000
+ *     ...
  */
 
 #pragma D option quiet

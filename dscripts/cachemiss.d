@@ -16,15 +16,23 @@
  * (arg2); user functions are shown with their process,
  * kernel functions apart.  The 15 busiest of each are shown.
  *
- * EXAMPLE: pmctrace -s cachemiss.d llcmisses-1000 10
+ * A perf.data file recorded elsewhere replays with -E (and -Z: tick-1s
+ * does not exist in a replay): pmctrace -Z -E perf.data -s cachemiss.d cycles
  *
- *   User functions, estimated llcmisses-1000 events:
+ * EXAMPLE: pmctrace -s cachemiss.d cpu-clock-1000000 2   (no PMU here, so
+ *            CPU time stands in: the numbers are nanoseconds)
  *
- *     pmct_spin           pmct_spin`spin_leaf                     812000
+ *   User functions, estimated cpu-clock-1000000 events:
  *
- *   Kernel functions, estimated llcmisses-1000 events:
+ *     ...
+ *     cpu_tree                                            cpu_tree`ct_leaf                                           94000000
+ *     pmct_spin                                           pmct_spin`spin_leaf                                       755000000
  *
- *     vmlinux`clear_page_erms                                      93000
+ *   Kernel functions, estimated cpu-clock-1000000 events:
+ *
+ *     ...
+ *     vmlinux`_raw_spin_lock                                     13000000
+ *     vmlinux`exc_page_fault                                     37000000
  */
 
 #pragma D option quiet

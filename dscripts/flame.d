@@ -15,15 +15,17 @@
  * 99 Hz rather than 100 keeps the samples from marching in step with
  * timer-driven work.
  *
- * EXAMPLE: pmctrace -s flame.d 2
+ * EXAMPLE: pmctrace -s flame.d 2   (pmct_spin running)
  *
- *                 pmct_spin`spin_leaf+0x1d
- *                 pmct_spin`spin_middle+0x1c
- *                 pmct_spin`main+0x7e
+ *   ...
+ *
+ *                 pmct_spin`spin_leaf+0xc
+ *                 pmct_spin`main+0x39
  *                 libc.so.6`__libc_start_call_main+0x7a
- *                 libc.so.6`__libc_start_main+0x85
- *                 pmct_spin`_start+0x21
- *               197
+ *                 100
+ *
+ *   A sample taken in user mode has an empty kernel stack, which prints as
+ *   the blank line above its user frames; stackcollapse.pl skips it.
  */
 
 #pragma D option quiet

@@ -15,11 +15,12 @@
  * of 2.45.  The script works with any two counters: on a machine without
  * a PMU, "ipc.d page-faults task-clock" gives page faults per 100 ns.
  *
- * EXAMPLE: pmctrace -s ipc.d instructionretired unhaltedcorecycles 5
+ * EXAMPLE: pmctrace -s ipc.d task-clock cpu-clock 2   (no PMU: two clocks,
+ *            so the "IPC" of every process is 1.00)
  *
- *   PROCESS                 INSTRUCTIONS           CYCLES  IPCx100
- *   sshd                          812340          1630211       49
- *   pmct_spin                 9874561230       4012345678      246
+ *   PROCESS                task-clock        cpu-clock  IPCx100
+ *   ...
+ *   pmct_spin              1120561628       1120592936       99
  */
 
 #pragma D option quiet

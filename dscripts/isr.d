@@ -12,17 +12,21 @@
  * Linux's local timer and inter-processor interrupts do not go through
  * these handlers and are not counted.
  *
- * EXAMPLE: pmctrace -s isr.d 2   (while writing a file with O_DIRECT)
+ * EXAMPLE: pmctrace -s isr.d 2   (while dd writes a file with O_DIRECT)
  *
- *   IRQ HANDLER                   COUNT     TOTAL_NS
- *    36 virtio1-req.0               412      2170320
- *
+ *   IRQ HANDLER                     COUNT     TOTAL_NS
+ *    41 virtio3-rx                      2        79629
+ *    42 virtio3-tx                      4       149640
+ *    36 virtio1-req.0                 412      2975315
+ *     ...
  *     virtio1-req.0
  *              value  ------------- Distribution ------------- count
  *               2048 |                                         0
- *               4096 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@     370
- *               8192 |@@@@                                     42
- *              16384 |                                         0
+ *               4096 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@   395
+ *               8192 |@                                        12
+ *              16384 |                                         3
+ *              32768 |                                         2
+ *              65536 |                                         0
  */
 
 #pragma D option quiet

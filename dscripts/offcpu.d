@@ -13,13 +13,22 @@
  * of the thread arriving, measures how long it was away.  Times are in
  * nanoseconds.  The idle threads (pid 0) and pmctrace itself are left out.
  *
- * EXAMPLE: pmctrace -s offcpu.d 2
+ * EXAMPLE: pmctrace -s offcpu.d 2   (a shell running "sleep 0.3" in a loop)
  *
+ *     ...
  *     sleep                                               blocked
  *              value  ------------- Distribution ------------- count
- *          268435456 |                                         0
- *          536870912 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@ 1
- *         1073741824 |                                         0
+ *          134217728 |                                         0
+ *          268435456 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@ 5
+ *          536870912 |                                         0
+ *
+ *     syscalls                                            blocked
+ *              value  ------------- Distribution ------------- count
+ *               4096 |                                         0
+ *               8192 |@@@@@@@@@@@@@@@@                         140
+ *              16384 |@@@@@@@@@@@@@@@@@@@                      174
+ *              32768 |@                                        13
+ *     ...
  */
 
 #pragma D option quiet

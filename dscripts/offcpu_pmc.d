@@ -18,19 +18,22 @@
  * Threads of pid 0 (the idle threads) are left out.  The 10 heaviest
  * stacks are shown.
  *
- * EXAMPLE: pmctrace -s offcpu_pmc.d task-clock 2
+ * EXAMPLE: pmctrace -s offcpu_pmc.d task-clock 2   (3 pmct_spin, 2 CPUs)
  *
  *   task-clock accrued per process:
  *
- *     sshd                                                        1123456
- *     pmct_spin                                                1998761234
+ *     sed                                                           64472
+ *     kworker/0:1H                                                  67145
+ *     ...
+ *     cc1                                                      1055076156
+ *     pmct_spin                                                1103508668
  *
  *   task-clock accrued per user stack at the switch:
- *
- *                 pmct_spin`spin_leaf+0x1d
- *                 pmct_spin`spin_middle+0x1c
- *                 ...
- *            1998761234
+ *     ...
+ *                 pmct_spin`spin_leaf+0xc
+ *                 pmct_spin`main+0x39
+ *                 libc.so.6`__libc_start_call_main+0x7a
+ *           270121351
  */
 
 #pragma D option quiet

@@ -16,17 +16,27 @@
  * printed with the process name and the number of samples; multiply by
  * PERIOD for an estimate of the events.  The 20 busiest stacks are shown.
  *
- * EXAMPLE: pmctrace -s pmc.d cpu-clock-1000000 2
+ * A perf.data file recorded elsewhere replays with -E (and -Z: tick-1s
+ * does not exist in a replay): pmctrace -Z -E perf.data -s pmc.d cycles
+ *
+ * EXAMPLE: pmctrace -s pmc.d cpu-clock-1000000 2   (pmct_spin running)
  *
  *   Sampling pmc:::cpu-clock-1000000 in user mode for 2 s...
- *
- *   pmct_spin
- *                 pmct_spin`spin_leaf+0x1d
- *                 pmct_spin`spin_middle+0x1c
- *                 pmct_spin`main+0x7e
+ *   ...
+ *     pmct_spin
+ *                 pmct_spin`spin_leaf+0x16
+ *                 pmct_spin`main+0x39
  *                 libc.so.6`__libc_start_call_main+0x7a
- *                 ...
- *              1873
+ *                 239
+ *     pmct_spin
+ *                 pmct_spin`spin_leaf+0xc
+ *                 pmct_spin`main+0x39
+ *                 libc.so.6`__libc_start_call_main+0x7a
+ *                 595
+ *
+ *   Each instruction address is its own stack, as in DTrace; spin_leaf's
+ *   caller spin_middle is missing because spin_leaf sets up no frame and
+ *   the stacks are walked by frame pointers.
  */
 
 #pragma D option quiet

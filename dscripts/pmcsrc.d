@@ -15,13 +15,13 @@
  * end, new and old swapped, when the run ends by Ctrl-C; a run that ends
  * with exit(), as this one does, sees only the start.
  *
- * EXAMPLE: pmctrace -s pmcsrc.d cpu-clock-1000000
+ * EXAMPLE: pmctrace -s pmcsrc.d cpu-clock-1000000   (2 CPUs)
  *
  *   SRC NAME                                     INTERVAL
  *     0 cpu-clock-1000000                         1000000
  *
  *   SAMPLES
- *     cpu-clock-1000000                              1998
+ *       cpu-clock-1000000                            1991
  */
 
 #pragma D option quiet

@@ -11,12 +11,18 @@
  * second.  At 99 Hz, 99 samples are one CPU fully busy for the second.
  * The idle threads (pid 0) are left out.
  *
- * EXAMPLE: pmctrace -s topcpu.d 1
+ * EXAMPLE: pmctrace -s topcpu.d 1   (pmct_spin running on a busy machine)
  *
- *   2026 Nov 22 00:41:07
- *        PID COMMAND                  SAMPLES
- *        812 sshd                           2
- *      31377 pmct_spin                     99
+ *   2026 Nov 22 00:21:11
+ *          PID COMMAND                 SAMPLES
+ *         8893 test_sampler_li               1
+ *        16704 as                            7
+ *        16680 bpftrace                      9
+ *        16661 awk                          15
+ *        16660 perf                         29
+ *        16699 ctxsw                        33
+ *        16706 cc1                          48
+ *        16701 pmct_spin                    53
  */
 
 #pragma D option quiet

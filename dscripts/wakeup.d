@@ -13,14 +13,20 @@
  * starts to run.  Latencies are in nanoseconds.  A high tail means
  * threads are runnable but waiting: CPU saturation.
  *
- * EXAMPLE: pmctrace -s wakeup.d 2
+ * EXAMPLE: pmctrace -s wakeup.d 2   (a shell running "sleep 0.05" in a loop,
+ *            on a busy machine)
  *
- *     pmct_spin
+ *     ...
+ *     sleep
  *              value  ------------- Distribution ------------- count
- *               2048 |                                         0
- *               4096 |@@@@@@@@@@@@@@@@@@@@@@@@                 12
- *               8192 |@@@@@@@@@@@@@@@@                         8
- *              16384 |                                         0
+ *               4096 |                                         0
+ *               8192 |@@@@                                     3
+ *              16384 |@@@@@@                                   5
+ *              32768 |@@@@@@@                                  6
+ *              65536 |@@@@                                     3
+ *             131072 |@@@@                                     3
+ *             262144 |@@@@@@@@                                 7
+ *     ...
  */
 
 #pragma D option quiet

@@ -15,8 +15,8 @@ spin=$(awk '/per process:/ { s = 1; next } /per user stack/ { s = 0 } s && $1 ==
 all=$(awk '/per process:/ { s = 1; next } /per user stack/ { s = 0 } s && NF == 2 { t += $2 } END { printf "%.0f", t }' out)
 [ -n "$spin" ] || { cat out; fail "pmct_spin not charged"; }
 awk -v s="$spin" -v a="$all" -v n="$ncpu" 'BEGIN {
-	if (s < 0.5e9 * n || a > 2.6e9 * n) exit 1 }' ||
-    { cat out; fail "pmct_spin charged $spin ns, all $all ns; want >= $ncpu x 0.5 s and <= $ncpu x 2.6 s"; }
+	if (s < 0.25e9 * n || a > 2.6e9 * n) exit 1 }' ||
+    { cat out; fail "pmct_spin charged $spin ns, all $all ns; want >= $ncpu x 0.25 s and <= $ncpu x 2.6 s"; }
 # Per stack: the spinners' user stacks, where they were preempted.
 expect_grep '`spin_leaf' out
 exit 0

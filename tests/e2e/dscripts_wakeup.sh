@@ -7,9 +7,9 @@ sh -c 'i=0; while [ $i -lt 40 ]; do sleep 0.05; i=$((i+1)); done' & w=$!
 kill $w 2>/dev/null; wait $w 2>/dev/null
 [ $rc = 0 ] || { cat err; fail "exit status $rc"; }
 expect_grep '^ *sleep *$' out
-# sleep wakes once per run (about 20 runs in 2 s): count its latencies.
+# sleep wakes once per run (up to 20 runs in 2 s): count its latencies.
 n=$(awk '/^ *sleep *$/ { s = 1; next } s && NF == 0 { s = 0 } s && $1 ~ /^[0-9]+$/ { t += $NF } END { print t + 0 }' out)
-[ "$n" -ge 10 ] || { cat out; fail "only $n sleep wakeups measured"; }
+[ "$n" -ge 5 ] || { cat out; fail "only $n sleep wakeups measured"; }
 # On an idle machine no wakeup waits a whole second.
 awk '/Distribution/ { s = 1; next } NF == 0 { s = 0 } s && $1 >= 1073741824 && $NF > 0 { exit 1 }' out ||
     { cat out; fail "a wakeup latency of a second or more"; }
