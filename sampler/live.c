@@ -365,6 +365,24 @@ smp_enable_all(struct smp_session *s, unsigned long req)
 	}
 }
 
+/* Events sharing a ring must share a clock (the kernel refuses
+ * SET_OUTPUT otherwise), and one merged stream needs one time base: the
+ * first event that asks for a clockid sets it for all. */
+static void
+smp_unify_clock(struct smp_session *s)
+{
+	for (int e = 0; e < s->nev; e++) {
+		const struct perf_event_attr *a = &s->ev[e].spec.attr;
+		if (!a->use_clockid)
+			continue;
+		for (int k = 0; k < s->nev; k++) {
+			s->ev[k].spec.attr.use_clockid = 1;
+			s->ev[k].spec.attr.clockid = a->clockid;
+		}
+		return;
+	}
+}
+
 int
 smp_start(struct smp_session *s)
 {
@@ -377,6 +395,7 @@ smp_start(struct smp_session *s)
 	size_t page = (size_t)sysconf(_SC_PAGESIZE), ring = smp_ring_bytes(s, page);
 	for (int e = 0; e < s->nev; e++)
 		smp_fix_attr(s, &s->ev[e], ring);
+	smp_unify_clock(s);
 	smp_compute_idpos(s);
 	int err = smp_open_all(s);
 	for (int ci = 0; !err && ci < s->ncpu; ci++)

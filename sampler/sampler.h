@@ -15,7 +15,8 @@
  * Live attrs are adjusted at smp_start: sample_type gains TIME, TID, CPU
  * and IDENTIFIER, sample_id_all is set, READ gets PERF_FORMAT_ID, leaders
  * start disabled (then enabled together), wakeups use a watermark of a
- * quarter ring.  bufpolicy: 1 (fill) disables every event at the first
+ * quarter ring, and if any event sets use_clockid all get its clockid
+ * (events sharing a ring must share a clock).  bufpolicy: 1 (fill) disables every event at the first
  * loss; 2 (ring) is drained like 0 (perf has no overwrite mode we use).
  */
 #ifndef PMCTRACE_SAMPLER_H

@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 struct live {
-	long samples, mine, raws, reads, disorder, lost, other_pid;
+	long samples, mine, raws, reads, disorder, lost, other_pid, other_type;
 	int32_t pid;
 	uint16_t tp_id;
 	uint64_t last, tsc_delta, clock_delta;
@@ -43,6 +43,8 @@ live_cb(void *arg, const struct smp_record *r)
 	l->last = r->time;
 	if (r->cpu < 64)
 		l->cpus_seen[r->cpu] = 1;
+	if (r->evidx != 0)
+		l->other_type++;
 	if (r->raw) {
 		uint16_t common_type;
 		l->raws++;
@@ -184,7 +186,23 @@ test_sched_switch_raw(void)
 	sp.group_leader = -1;
 	sp.name = "sched:sched_switch";
 	CU_ASSERT_EQUAL_FATAL(smp_add_event(s, &sp, NULL), 0);
-	CU_ASSERT_EQUAL_FATAL(smp_start(s), 0);
+	/* A side-band event on CLOCK_MONOTONIC shares each CPU's ring: the
+	 * sampler must give both one clock, and route records by id. */
+	struct smp_event_spec sb;
+	memset(&sb, 0, sizeof(sb));
+	sb.attr.type = PERF_TYPE_SOFTWARE;
+	sb.attr.config = PERF_COUNT_SW_DUMMY;
+	sb.attr.comm = sb.attr.mmap2 = sb.attr.task = 1;
+	sb.attr.use_clockid = 1;
+	sb.attr.clockid = CLOCK_MONOTONIC;
+	sb.group_leader = -1;
+	sb.name = "dummy";
+	CU_ASSERT_EQUAL_FATAL(smp_add_event(s, &sb, NULL), 0);
+	int rc = smp_start(s);
+	if (rc)
+		fprintf(stderr, "smp_start: %s\n", smp_errmsg(s));
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	uint64_t t_start = now_ns();
 	/* A thread pair ping-ponging over pipes switches a few thousand times. */
 	int a[2], b[2], fwd[2], back[2];
 	CU_ASSERT_FATAL(pipe(a) == 0 && pipe(b) == 0);
@@ -204,6 +222,7 @@ test_sched_switch_raw(void)
 	c = 0;
 	CU_ASSERT_EQUAL(write(back[1], &c, 1), 1);
 	pthread_join(t, NULL);
+	uint64_t t_end = now_ns();
 	close(a[0]); close(a[1]); close(b[0]); close(b[1]);
 	for (int i = 0; i < 3; i++)
 		smp_poll(s, 10, live_cb, &l);
@@ -211,6 +230,10 @@ test_sched_switch_raw(void)
 	CU_ASSERT(l.raws >= 3000);
 	CU_ASSERT_EQUAL(l.raws, l.samples);
 	CU_ASSERT_EQUAL(l.bad_raw, 0);
+	CU_ASSERT_EQUAL(l.other_type, 0);
+	/* Timestamps are CLOCK_MONOTONIC: the last one falls in our window. */
+	CU_ASSERT(l.last >= t_start && l.last <= now_ns());
+	(void)t_end;
 	CU_ASSERT_EQUAL(l.disorder, 0);
 	smp_close(s);
 }
