@@ -111,6 +111,35 @@ int dagg_printa(FILE *fp, const struct dfmt_ctx *cx, const dfmt_t *fmt,
  * printa, in DTrace's order (by creation id, each sorted). */
 int dagg_print_all(dagg_set_t *set, FILE *fp, const struct dfmt_ctx *cx);
 
+/* ---- reading aggregations (other output formats: folded, SVG, JSON) ----- */
+
+/* The set's aggregations in creation order (DTrace's print order). */
+int dagg_set_naggs(const dagg_set_t *set);
+dagg_t *dagg_set_agg(dagg_set_t *set, int i);	/* NULL when out of range */
+int dagg_printed(const dagg_t *a);		/* printa() printed it */
+void dagg_mark_printed(dagg_t *a);
+const struct d_vdesc *dagg_keydesc(const dagg_t *a, int *nkeys);
+
+/* Every entry as printa() sees it (sym()/mod()/usym()/umod() keys merged
+ * by symbol through cx's symbolizer), in print order when sorted != 0
+ * (honouring the sort options), else in any order.  vals are the raw
+ * value words.  Stops at the first nonzero cb return and returns it;
+ * 0 or -errno otherwise. */
+typedef int (*dagg_walk_f)(void *arg, const void *key,
+    const struct d_vdesc *kd, int nkeys, const int64_t *vals, int nvals);
+int dagg_walk(dagg_t *a, const struct dfmt_ctx *cx, int sorted,
+    dagg_walk_f cb, void *arg);
+/* The number printa() prints for a scalar function (normalized; avg and
+ * stddev computed); for histograms the sum of the (normalized) bucket
+ * counts.  *unsignedp (may be NULL) = 1 when %@ would print it unsigned. */
+int64_t dagg_scalar(const dagg_t *a, const int64_t *vals, int *unsignedp);
+/* Histograms: the number of buckets (0 for scalar functions), and bucket
+ * i's value range [lo, hi] (INT64_MIN / INT64_MAX for the open ends) with
+ * its normalized count.  Returns 0 or -EINVAL. */
+int dagg_nbuckets(const dagg_t *a);
+int dagg_bucket(const dagg_t *a, const int64_t *vals, int i, int64_t *lo,
+    int64_t *hi, int64_t *count);
+
 /* Print "<progname>: N aggregation drops on CPU c" to fp for drops since
  * the last report (called at statusrate and at exit). */
 int dagg_report_drops(dagg_set_t *set, FILE *fp);

@@ -836,3 +836,188 @@ dagg_print_all(dagg_set_t *set, FILE *fp, const struct dfmt_ctx *cx)
 	}
 	return 0;
 }
+
+/* ---- reading aggregations for other output formats ------------------------ */
+
+int
+dagg_set_naggs(const dagg_set_t *set)
+{
+	return set ? set->as_naggs : 0;
+}
+
+dagg_t *
+dagg_set_agg(dagg_set_t *set, int i)
+{
+	if (set == NULL || i < 0 || i >= set->as_naggs)
+		return NULL;
+	return set->as_aggs[i];
+}
+
+int
+dagg_printed(const dagg_t *a)
+{
+	return a ? a->ag_printed : 0;
+}
+
+void
+dagg_mark_printed(dagg_t *a)
+{
+	if (a)
+		a->ag_printed = 1;
+}
+
+const struct d_vdesc *
+dagg_keydesc(const dagg_t *a, int *nkeys)
+{
+	if (nkeys)
+		*nkeys = a ? a->ag_nkeys : 0;
+	return a ? a->ag_keys : NULL;
+}
+
+int
+dagg_walk(dagg_t *a, const struct dfmt_ctx *cx, int sorted, dagg_walk_f cb,
+    void *arg)
+{
+	struct dagg *t, *view;
+	struct dagg_vec vec;
+	int r = 0;
+
+	if (a == NULL || cb == NULL)
+		return -EINVAL;
+	t = canon_agg(a, cx);
+	view = t ? t : a;
+	if (dagg_collect(view, &vec) != 0) {
+		dagg_free_one(t);
+		return -ENOMEM;
+	}
+	if (sorted && a->ag_set)
+		dagg_sort(view, &vec, &a->ag_set->as_so);
+	for (size_t i = 0; i < vec.n && r == 0; i++)
+		r = cb(arg, dagg_key(view, vec.v[i]), a->ag_keys, a->ag_nkeys,
+		    vec.v[i]->de_val, a->ag_nvals);
+	free(vec.v);
+	dagg_free_one(t);
+	return r;
+}
+
+int64_t
+dagg_scalar(const dagg_t *a, const int64_t *vals, int *unsignedp)
+{
+	struct dfmt_aggval av;
+	struct histctx hc;
+	int64_t sum = 0;
+	uint64_t nm;
+
+	if (unsignedp)
+		*unsignedp = 0;
+	if (a == NULL || vals == NULL)
+		return 0;
+	nm = a->ag_normal ? a->ag_normal : 1;
+	agg_fmtval(a, vals, &hc, &av);
+	if (av.av_print == NULL) {
+		if (unsignedp)
+			*unsignedp = av.av_unsigned;
+		return av.av_val;
+	}
+	for (int i = 0; i < a->ag_nvals; i++)
+		sum += norm_div(vals[i], nm);
+	return sum;
+}
+
+int
+dagg_nbuckets(const dagg_t *a)
+{
+	if (a == NULL)
+		return 0;
+	switch (a->ag_func) {
+	case DAGG_QUANTIZE:
+	case DAGG_LQUANTIZE:
+	case DAGG_LLQUANTIZE:
+		return a->ag_nvals;
+	default:
+		return 0;
+	}
+}
+
+static void
+qbucket_range(int i, int64_t *lo, int64_t *hi)
+{
+	if (i < DAGG_QZERO) {
+		*lo = i == 0 ? INT64_MIN : qbucketval(i - 1) + 1;
+		*hi = qbucketval(i);
+	} else if (i == DAGG_QZERO) {
+		*lo = *hi = 0;
+	} else {
+		*lo = qbucketval(i);
+		*hi = i == DAGG_QNBUCKETS - 1 ? INT64_MAX : qbucketval(i + 1) - 1;
+	}
+}
+
+static void
+lqbucket_range(const struct dagg *a, int i, int64_t *lo, int64_t *hi)
+{
+	int64_t base = a->ag_params.ap_lq_base, step = a->ag_params.ap_lq_step;
+
+	if (i == 0) {
+		*lo = INT64_MIN;
+		*hi = base - 1;
+	} else if (i == a->ag_levels + 1) {
+		*lo = base + a->ag_levels * step;
+		*hi = INT64_MAX;
+	} else {
+		*lo = base + (i - 1) * step;
+		*hi = *lo + step - 1;
+	}
+}
+
+/* Walk the bucket values as the printer does; bin b starts at value_b. */
+static void
+llqbucket_range(const struct dagg *a, int i, int64_t *lo, int64_t *hi)
+{
+	const struct dagg_params *p = &a->ag_params;
+	int64_t value = 1, next, step;
+	int order, bin = 1;
+
+	for (order = 0; order < p->ap_llq_low; order++)
+		value *= p->ap_llq_factor;
+	if (i == 0) {
+		*lo = INT64_MIN;
+		*hi = value - 1;
+		return;
+	}
+	next = value * p->ap_llq_factor;
+	step = next > p->ap_llq_nsteps ? next / p->ap_llq_nsteps : 1;
+	while (order <= p->ap_llq_high && bin < i) {
+		bin++;
+		if ((value += step) != next)
+			continue;
+		next = value * p->ap_llq_factor;
+		step = next > p->ap_llq_nsteps ? next / p->ap_llq_nsteps : 1;
+		order++;
+	}
+	*lo = value;
+	*hi = order > p->ap_llq_high ? INT64_MAX : value + step - 1;
+}
+
+int
+dagg_bucket(const dagg_t *a, const int64_t *vals, int i, int64_t *lo,
+    int64_t *hi, int64_t *count)
+{
+	int64_t l, h;
+
+	if (a == NULL || vals == NULL || i < 0 || i >= dagg_nbuckets(a))
+		return -EINVAL;
+	if (a->ag_func == DAGG_QUANTIZE)
+		qbucket_range(i, &l, &h);
+	else if (a->ag_func == DAGG_LQUANTIZE)
+		lqbucket_range(a, i, &l, &h);
+	else
+		llqbucket_range(a, i, &l, &h);
+	if (lo)
+		*lo = l;
+	if (hi)
+		*hi = h;
+	if (count)
+		*count = norm_div(vals[i], a->ag_normal ? a->ag_normal : 1);
+	return 0;
+}

@@ -912,6 +912,114 @@ test_bad_args(void)
 	dagg_set_destroy(NULL);
 }
 
+struct walkacc {
+	int n;
+	int64_t keys[8];
+	int64_t vals[8];
+};
+
+static int
+walk_cb(void *arg, const void *key, const struct d_vdesc *kd, int nkeys,
+    const int64_t *vals, int nvals)
+{
+	struct walkacc *w = arg;
+
+	CU_ASSERT_EQUAL(nkeys, 1);
+	CU_ASSERT_EQUAL(kd[0].dv_kind, D_VK_INT);
+	CU_ASSERT_EQUAL(nvals, 1);
+	if (w->n < 8) {
+		memcpy(&w->keys[w->n], key, 8);
+		w->vals[w->n] = vals[0];
+	}
+	return ++w->n == 3 ? 42 : 0;
+}
+
+/* The reading interface other output formats use. */
+static void
+test_walk_and_buckets(void)
+{
+	dagg_set_t *set = dagg_set_create(1 << 20, "pmctrace", NULL);
+	struct d_vdesc k = vd_int(8);
+	dagg_t *a = dagg_create(set, "a", DAGG_SUM, NULL, &k, 1, NULL);
+	struct dagg_params lp = { .ap_lq_base = 0, .ap_lq_limit = 10,
+		.ap_lq_step = 5 };
+	struct dagg_params llp = { .ap_llq_factor = 10, .ap_llq_low = 1,
+		.ap_llq_high = 2, .ap_llq_nsteps = 10 };
+	dagg_t *q = dagg_create(set, "q", DAGG_QUANTIZE, NULL, NULL, 0, NULL);
+	dagg_t *l = dagg_create(set, "l", DAGG_LQUANTIZE, &lp, NULL, 0, NULL);
+	dagg_t *ll = dagg_create(set, "ll", DAGG_LLQUANTIZE, &llp, NULL, 0,
+	    NULL);
+	struct walkacc w = { 0, { 0 }, { 0 } };
+	int64_t lo, hi, cnt, vals[1] = { -7 };
+	char key[8];
+	int nk, uns;
+
+	for (int i = 1; i <= 4; i++) {
+		ikey(key, i);
+		dagg_update(a, 0, key, 10 * (5 - i), 1);
+	}
+	CU_ASSERT_EQUAL(dagg_walk(a, &noctx, 1, walk_cb, &w), 42);
+	CU_ASSERT_EQUAL(w.n, 3);
+	CU_ASSERT_EQUAL(w.keys[0], 4);
+	CU_ASSERT_EQUAL(w.vals[0], 10);
+	CU_ASSERT_EQUAL(w.keys[2], 2);
+	CU_ASSERT_EQUAL(dagg_set_naggs(set), 4);
+	CU_ASSERT_PTR_EQUAL(dagg_set_agg(set, 1), q);
+	CU_ASSERT_PTR_NULL(dagg_set_agg(set, 4));
+	CU_ASSERT_EQUAL(dagg_keydesc(a, &nk)[0].dv_isize, 8);
+	CU_ASSERT_EQUAL(nk, 1);
+	CU_ASSERT_EQUAL(dagg_printed(a), 0);
+	dagg_mark_printed(a);
+	CU_ASSERT_EQUAL(dagg_printed(a), 1);
+	CU_ASSERT_EQUAL(dagg_scalar(a, vals, &uns), -7);
+	CU_ASSERT_EQUAL(uns, 0);
+
+	CU_ASSERT_EQUAL(dagg_nbuckets(a), 0);
+	CU_ASSERT_EQUAL(dagg_nbuckets(q), 127);
+	{
+		int64_t qv[127] = { 0 };
+		qv[63 + 3] = 5;	/* the [4, 7] bucket */
+		dagg_bucket(q, qv, 66, &lo, &hi, &cnt);
+		CU_ASSERT(lo == 4 && hi == 7 && cnt == 5);
+		dagg_bucket(q, qv, 61, &lo, &hi, &cnt);
+		CU_ASSERT(lo == -3 && hi == -2 && cnt == 0);
+		dagg_bucket(q, qv, 0, &lo, &hi, &cnt);
+		CU_ASSERT(lo == INT64_MIN && hi == -(1LL << 62));
+		dagg_bucket(q, qv, 126, &lo, &hi, &cnt);
+		CU_ASSERT(lo == 1LL << 62 && hi == INT64_MAX);
+		CU_ASSERT_EQUAL(dagg_scalar(q, qv, NULL), 5);
+		CU_ASSERT_EQUAL(dagg_bucket(q, qv, 127, &lo, &hi, &cnt),
+		    -EINVAL);
+	}
+	{
+		int64_t lv[4] = { 1, 2, 3, 4 };
+		CU_ASSERT_EQUAL(dagg_nbuckets(l), 4);
+		dagg_bucket(l, lv, 0, &lo, &hi, &cnt);
+		CU_ASSERT(lo == INT64_MIN && hi == -1 && cnt == 1);
+		dagg_bucket(l, lv, 2, &lo, &hi, &cnt);
+		CU_ASSERT(lo == 5 && hi == 9 && cnt == 3);
+		dagg_bucket(l, lv, 3, &lo, &hi, &cnt);
+		CU_ASSERT(lo == 10 && hi == INT64_MAX);
+	}
+	{
+		/* factor 10, 10^1..10^2, 10 steps: <10, 10..90, 100..900,
+		 * >=1000 */
+		int64_t llv[20] = { 0 };
+		CU_ASSERT_EQUAL(dagg_nbuckets(ll), 20);
+		dagg_bucket(ll, llv, 0, &lo, &hi, NULL);
+		CU_ASSERT(lo == INT64_MIN && hi == 9);
+		dagg_bucket(ll, llv, 1, &lo, &hi, NULL);
+		CU_ASSERT(lo == 10 && hi == 19);
+		dagg_bucket(ll, llv, 9, &lo, &hi, NULL);
+		CU_ASSERT(lo == 90 && hi == 99);
+		dagg_bucket(ll, llv, 10, &lo, &hi, NULL);
+		CU_ASSERT(lo == 100 && hi == 199);
+		dagg_bucket(ll, llv, 19, &lo, &hi, NULL);
+		CU_ASSERT(lo == 1000 && hi == INT64_MAX);
+	}
+	dagg_set_destroy(set);
+}
+
 static const struct cu_test tests[] = {
 	{ "count without keys", test_count_nokey },
 	{ "string keys sorted by value", test_string_keys_sorted },
@@ -937,6 +1045,7 @@ static const struct cu_test tests[] = {
 	{ "many sym keys merge", test_sym_keys_many },
 	{ "rehash many keys", test_rehash_many },
 	{ "drops", test_drops },
+	{ "walk and buckets", test_walk_and_buckets },
 	{ "bad arguments", test_bad_args },
 	{ NULL, NULL }
 };
