@@ -46,7 +46,8 @@ cli_hw_report(struct cli_opts *o)
 	for (int i = 0; i < o->nxopts; i++)
 		if (!strcmp(o->xopts[i], "json") || !strcmp(o->xopts[i], "oformat=json"))
 			json = 1;
-	struct pmu_ctx *p = pmu_open(cli_pmu_log, o, &err);
+	/* pmu/'s log is detail: only -v wants it next to the report. */
+	struct pmu_ctx *p = pmu_open(o->verbose ? cli_pmu_log : NULL, o, &err);
 	if (!p) {
 		fprintf(stderr, "%s: cannot initialise the PMU layer: %s\n", o->progname, strerror(-err));
 		return 1;
