@@ -116,6 +116,11 @@ struct prov_interval *prov_interval_slot(struct prov_interval *tab, uint32_t cpu
 int prov_tp_add(struct prov_registry *r, struct smp_session *s, const struct prov_ops *ops,
     const struct prov_tp *tp, uint64_t cookie, int leader, int with_read);
 
+/* Counters the ::pmc: probes read at each switch, in the order their
+ * values arrive (what pmc:::counter-src reports). */
+int prov_note_group_counter(struct prov_registry *r, const char *name);
+int prov_group_counters(struct prov_registry *r, const char *const **names);
+
 /* Thread group of a thread (cached; /proc fallback). */
 int32_t prov_tgid(struct prov_registry *r, int32_t tid);
 

@@ -42,6 +42,9 @@ struct prov_registry {
 	prov_enabled_fn enabled;
 	void *enabled_arg;
 	struct prov_tgid_ent tgid_cache[4096];
+	char group_names[16][128];
+	const char *group_ptrs[16];
+	int ngroup;
 	char err[1024];
 };
 
@@ -408,4 +411,21 @@ prov_tgid(struct prov_registry *r, int32_t tid)
 	e->tid = tid;
 	e->tgid = tgid;
 	return tgid;
+}
+
+int
+prov_note_group_counter(struct prov_registry *r, const char *name)
+{
+	if (r->ngroup == 16)
+		return prov_errf(r, "too many counters read at each switch");
+	snprintf(r->group_names[r->ngroup], sizeof(r->group_names[0]), "%s", name);
+	r->group_ptrs[r->ngroup] = r->group_names[r->ngroup];
+	return r->ngroup++;
+}
+
+int
+prov_group_counters(struct prov_registry *r, const char *const **names)
+{
+	*names = r->group_ptrs;
+	return r->ngroup;
 }

@@ -4,6 +4,10 @@
  *   pmc:::<counter>-<period>   sample every <period> events of <counter>
  *   pmc:::<counter>            the same at the counter's default period
  *   pmc:::sample-src           fires at start and end once per sampled source
+ *   pmc:::counter-src          fires once at start: arg0 = the number of
+ *                              counters the ::pmc: probes read, arg1 = their
+ *                              names, comma-separated, in the order their
+ *                              values arrive
  *
  * Counter names are resolved by pmu/ (aliases, perf names, libpfm4 names,
  * raw codes); every counter of the script is planned against the register
@@ -19,7 +23,7 @@
 #include "providers/prov_impl.h"
 
 enum { PP_PERIOD, PP_COUNTER, PP_KIND };
-enum { PMC_SAMPLE, PMC_SAMPLE_SRC };
+enum { PMC_SAMPLE, PMC_SAMPLE_SRC, PMC_COUNTER_SRC };
 
 #define PMC_MAX_COUNTERS 64
 
@@ -31,6 +35,7 @@ struct pmc_state {
 
 static const char *const pmc_args[] = { "uint64_t", "int", "uint64_t" };
 static const char *const pmc_src_args[] = { "uint64_t", "string", "uint64_t", "uint64_t" };
+static const char *const pmc_csrc_args[] = { "uint64_t", "string" };
 
 static struct pmc_state *
 pmc_state_get(struct prov_registry *r)
@@ -82,6 +87,8 @@ pmc_make(struct prov_registry *r, const char *name, int kind, uint64_t period, i
 	p->pp_param[PP_COUNTER] = (uint64_t)counter;
 	if (kind == PMC_SAMPLE_SRC)
 		prov_set_args(p, 4, pmc_src_args);
+	else if (kind == PMC_COUNTER_SRC)
+		prov_set_args(p, 2, pmc_csrc_args);
 	else
 		prov_set_args(p, 3, pmc_args);
 	return p;
@@ -104,7 +111,8 @@ pmc_match_existing(struct prov_registry *r, const struct d_probe_desc *pd,
     d_probe_cb cb, void *arg)
 {
 	int n = 0;
-	if (!pmc_make(r, "sample-src", PMC_SAMPLE_SRC, 0, -1))
+	if (!pmc_make(r, "sample-src", PMC_SAMPLE_SRC, 0, -1) ||
+	    !pmc_make(r, "counter-src", PMC_COUNTER_SRC, 0, -1))
 		return prov_errf(r, "out of memory");
 	for (uint32_t id = 1; id < prov_nprobes(r); id++) {
 		struct prov_probe *p = prov_by_id(r, id);
@@ -158,7 +166,7 @@ pmc_match(struct prov_registry *r, const struct d_probe_desc *pd, d_probe_cb cb,
 	    !prov_field_match(pd->dpd_mod, "") || !prov_field_match(pd->dpd_func, ""))
 		return pd->dpd_prov && *pd->dpd_prov ? pmc_match_existing(r, pd, cb, arg) : 0;
 	if (!pd->dpd_name || !*pd->dpd_name || prov_has_glob(pd->dpd_name) ||
-	    !strcmp(pd->dpd_name, "sample-src"))
+	    !strcmp(pd->dpd_name, "sample-src") || !strcmp(pd->dpd_name, "counter-src"))
 		return pmc_match_existing(r, pd, cb, arg);
 	struct prov_probe *p = prov_find(r, "pmc", "", "", pd->dpd_name);
 	if (p)
@@ -334,9 +342,31 @@ pmc_fire_src(struct prov_registry *r, int at_end, prov_fire_fn fire, void *arg)
 }
 
 static int
+pmc_fire_counter_src(struct prov_registry *r, prov_fire_fn fire, void *arg)
+{
+	struct prov_probe *src = prov_find(r, "pmc", "", "", "counter-src");
+	if (!src || !prov_is_enabled(r, src->pp_info.dp_id))
+		return 0;
+	const char *const *names;
+	int n = prov_group_counters(r, &names);
+	char list[16 * 130] = "";
+	for (int i = 0; i < n; i++)
+		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
+		    i ? "," : "", names[i]);
+	struct d_firing f;
+	memset(&f, 0, sizeof(f));
+	f.df_probe = src->pp_info.dp_id;
+	f.df_args[0] = (uint64_t)n;
+	f.df_args[1] = (uint64_t)(uintptr_t)list;
+	f.df_nargs = 2;
+	return fire(arg, &f);
+}
+
+static int
 pmc_start(struct prov_registry *r, prov_fire_fn fire, void *arg)
 {
-	return pmc_fire_src(r, 0, fire, arg);
+	int rc = pmc_fire_src(r, 0, fire, arg);
+	return rc ? rc : pmc_fire_counter_src(r, fire, arg);
 }
 
 static int

@@ -118,6 +118,8 @@ sched_add_counter(struct prov_registry *r, const char *name)
 	if (pmu_plan(prov_cfg(r)->pmu, st->counters, st->ncounters + 1,
 	    prov_cfg(r)->pmc_multiplex ? PMU_PLAN_MULTIPLEX : 0, &plan, err, sizeof(err)) < 0)
 		return prov_errf(r, "%s", err);
+	if (prov_note_group_counter(r, name) < 0)
+		return -1;
 	return st->ncounters++;
 }
 
