@@ -28,11 +28,32 @@ cli_own_option(struct cli_ctx *cx, const char *x)
 	return 0;
 }
 
+/* The -o file's suffix picks a machine-readable format, as -x oformat does. */
+static const struct { const char *suffix, *oformat; } cli_suffixes[] = {
+	{ ".svg", "svg" }, { ".folded", "folded" }, { ".pb.gz", "pprof" },
+	{ ".pprof", "pprof" }, { ".json", "json" },
+};
+
+static const char *
+cli_oformat_of(const char *path)
+{
+	size_t n = path ? strlen(path) : 0;
+	for (size_t i = 0; i < sizeof(cli_suffixes) / sizeof(cli_suffixes[0]); i++) {
+		size_t k = strlen(cli_suffixes[i].suffix);
+		if (n > k && !strcmp(path + n - k, cli_suffixes[i].suffix))
+			return cli_suffixes[i].oformat;
+	}
+	return NULL;
+}
+
 static int
 cli_apply_options(struct cli_ctx *cx)
 {
 	const struct cli_opts *o = cx->opts;
+	const char *of = cli_oformat_of(o->output);
 	if (o->quiet && d_setopt(cx->dh, "quiet", NULL) < 0)
+		goto bad;
+	if (of && d_setopt(cx->dh, "oformat", of) < 0)
 		goto bad;
 	if (o->zero_ok && d_setopt(cx->dh, "zdefs", NULL) < 0)
 		goto bad;
@@ -168,7 +189,8 @@ cli_setup(struct cli_ctx *cx)
 	struct stat st;
 	cx->replay = o->efile && stat(o->efile, &st) == 0;
 	cx->out = stdout;
-	if (o->output && !(cx->out = fopen(o->output, "a"))) {
+	/* DTrace appends to -o files; a picture or profile replaces them. */
+	if (o->output && !(cx->out = fopen(o->output, cli_oformat_of(o->output) ? "w" : "a"))) {
 		fprintf(stderr, "%s: failed to open output file '%s': %s\n", o->progname,
 		    o->output, strerror(errno));
 		return -1;
