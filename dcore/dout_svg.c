@@ -10,7 +10,7 @@
  * Each frame is one <g class="f"> holding a <title> (name, count,
  * percentage: the browser's tooltip), a <rect> and a <text> label; the
  * script reads x/width back from the rects, so the numbers are written
- * once.  Colours: kernel orange, user yellow-red, JIT green, key frames
+ * once.  Colours: kernel orange, user red or yellow, JIT green, key frames
  * (execname...) blue, aggregation names grey; the shade within a palette
  * comes from a hash of the name so a function keeps its colour.
  * The script: hover shows the frame in the details line, click zooms
@@ -127,26 +127,31 @@ svg_hash(const char *s)
 	return (double)(h % 1000) / 1000.0;
 }
 
-/* Base and span of r, g, b per kind; ORDER: enum dout_fkind. */
-static const struct { int r, dr, g, dg, b, db; } svg_palette[DOUT_FK_NKINDS] = {
-	{ 80, 40, 150, 50, 210, 40 },	/* key: blue */
-	{ 230, 25, 120, 50, 0, 40 },	/* kernel: orange */
-	{ 205, 50, 0, 230, 0, 55 },	/* user: yellow-red */
-	{ 50, 50, 180, 60, 50, 40 },	/* JIT: green */
-	{ 160, 30, 160, 30, 160, 30 },	/* aggregation: grey */
+/* Base and span of r, g, b per kind; ORDER: enum dout_fkind.  The user
+ * palette skips its orange middle (split) so user and kernel frames
+ * never share a colour. */
+static const struct svg_pal {
+	int r, dr, g, dg, b, db, split;
+} svg_palette[DOUT_FK_NKINDS] = {
+	{ 80, 40, 150, 50, 210, 40, 0 },	/* key: blue */
+	{ 235, 20, 120, 40, 0, 30, 0 },		/* kernel: orange */
+	{ 205, 50, 0, 230, 0, 55, 1 },		/* user: red or yellow */
+	{ 50, 50, 180, 60, 50, 40, 0 },		/* JIT: green */
+	{ 160, 30, 160, 30, 160, 30, 0 },	/* aggregation: grey */
 };
 
 static int
 svg_fill(FILE *fp, const struct dout_node *n, int root)
 {
 	const char *name = n->n_text ? n->n_text->s_text : "all";
-	double v = svg_hash(name);
+	double v = svg_hash(name), vg = v;
 	int k = root ? DOUT_FK_AGG : n->n_kind < DOUT_FK_NKINDS ? n->n_kind : 0;
+	const struct svg_pal *pl = &svg_palette[k];
 
-	return fprintf(fp, "rgb(%d,%d,%d)", svg_palette[k].r +
-	    (int)(svg_palette[k].dr * v), svg_palette[k].g +
-	    (int)(svg_palette[k].dg * v), svg_palette[k].b +
-	    (int)(svg_palette[k].db * (1 - v)));
+	if (pl->split)
+		vg = v < 0.5 ? v * 0.5 : 0.75 + (v - 0.5) * 0.5;
+	return fprintf(fp, "rgb(%d,%d,%d)", pl->r + (int)(pl->dr * v),
+	    pl->g + (int)(pl->dg * vg), pl->b + (int)(pl->db * (1 - v)));
 }
 
 /* ---- frames ----------------------------------------------------------------------- */
