@@ -3,9 +3,10 @@
 # for a busy process is 1 (IPCx100 = 100), and the columns line up.
 . "$TESTROOT/e2e/lib.sh"
 need_root
-for i in 1 2 3; do "$HELPERS/pmct_spin" 5 & done
+spinners=
+for i in 1 2 3; do "$HELPERS/pmct_spin" 5 & spinners="$spinners $!"; done
 "$PMCTRACE" -s "$TESTROOT/../dscripts/ipc.d" task-clock cpu-clock 2 >out 2>err; rc=$?
-kill $(jobs -p) 2>/dev/null; wait
+kill $spinners 2>/dev/null; wait
 [ $rc = 0 ] || { cat err; fail "exit status $rc"; }
 head -1 out | grep -q '^PROCESS  *task-clock  *cpu-clock  *IPCx100$' || { cat out; fail "header"; }
 line=$(awk '$1 == "pmct_spin"' out)
