@@ -18,4 +18,14 @@ awk '/^ *[0-9]+$/ { if ($1 < last) exit 1; last = $1 }' out || { cat out; fail "
 # at least a fair part of that even on a busy machine.
 n=$(awk '/^ *pmct_spin *$/ { s = 1; next } s && /^ *[0-9]+$/ { t += $1; s = 0 } END { print t + 0 }' out)
 [ "$n" -ge 100 ] && [ "$n" -le 2200 ] || { cat out; fail "pmct_spin's stacks have $n samples, want 100..2200 at 1 kHz over 2 s"; }
+
+# Without a duration it runs until Ctrl-C, then prints the same way.
+"$HELPERS/pmct_spin" 4 & spin=$!
+"$PMCTRACE" -s "$TESTROOT/../dscripts/pmc.d" cpu-clock >out 2>err & pt=$!
+sleep 2
+kill -INT $pt; wait $pt; rc=$?
+kill $spin 2>/dev/null; wait $spin 2>/dev/null
+[ $rc = 0 ] || { cat err; fail "exit status $rc after Ctrl-C"; }
+expect_grep 'Sampling pmc:::cpu-clock in user mode... Hit Ctrl-C to end.' out
+expect_grep '`spin_leaf+0x' out
 exit 0
