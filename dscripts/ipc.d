@@ -13,7 +13,8 @@
  * Both counters are one group, so they count over exactly the same time
  * slices.  IPCx100 is 100 times the ratio of the sums, so 245 is an IPC
  * of 2.45.  The script works with any two counters: on a machine without
- * a PMU, "ipc.d page-faults task-clock" gives page faults per 100 ns.
+ * a PMU, "ipc.d task-clock cpu-clock" shows the mechanics (both count
+ * nanoseconds, so every ratio is about 1.00).
  *
  * EXAMPLE: pmctrace -s ipc.d task-clock cpu-clock 2   (no PMU: two clocks,
  *            so the "IPC" of every process is 1.00)
