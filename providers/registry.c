@@ -20,6 +20,7 @@ static const struct prov_ops *const prov_table[] = {
 	&prov_isr_ops,
 	&prov_dpc_ops,
 	&prov_syscall_ops,
+	&prov_tracepoint_ops,
 };
 #define NPROV (sizeof(prov_table) / sizeof(prov_table[0]))
 

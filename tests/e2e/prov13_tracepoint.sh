@@ -1,0 +1,26 @@
+# tracepoint provider: any tracefs event, three- and four-part names,
+# fields as arg0..argN (strings and integers), the -l listing.
+. "$TESTROOT/e2e/lib.sh"
+need_root
+[ -d /sys/kernel/tracing/events/sched/sched_process_fork ] || skip "no sched:sched_process_fork in tracefs"
+[ -d /sys/kernel/tracing/events/syscalls/sys_enter_write ] || skip "no syscalls:sys_enter_write in tracefs"
+"$PMCTRACE" -l >list 2>&1 || { cat list; fail "-l"; }
+n=$(grep -c '^ *[0-9]* tracepoint ' list)
+t=$(ls -d /sys/kernel/tracing/events/*/*/ | grep -vc '/ftrace/')
+[ "$n" = "$t" ] || fail "-l lists $n tracepoints, tracefs has $t"
+grep -Eq ' tracepoint +sched +sched_process_fork$' list || fail "sched_process_fork not listed"
+"$PMCTRACE" -lv -n 'tracepoint:sched:sched_process_fork' >lv 2>&1
+grep -q 'args\[0\]: string' lv && grep -q 'args\[1\]: int32_t' lv || { cat lv; fail "-lv arg types"; }
+
+"$PMCTRACE" -qn '
+tracepoint:sched:sched_process_fork /args[0] == "sh" && arg1 == $1/ { @forks[args[0]] = count(); }
+tracepoint:syscalls::sys_enter_write /execname == "dd"/ { @w[arg3] = count(); }
+tick-2s { exit(0); }' $$ >out 2>err &
+p=$!
+sleep 0.7
+for i in 1 2 3 4 5 6 7 8 9 10; do /bin/true; done
+dd if=/dev/zero of=/dev/null bs=4k count=50 2>/dev/null
+wait $p || { cat err; fail "status $?"; }
+grep -Eq '^  sh +1[0-9]$' out || { cat out; fail "fewer than 10 forks by this shell"; }
+grep -Eq '^ +4096 +50$' out || { cat out; fail "sys_enter_write count field != 4096 x50"; }
+exit 0
