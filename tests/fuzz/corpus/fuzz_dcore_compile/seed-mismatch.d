@@ -1,0 +1,2 @@
+nosuch:::probe { }
+BEGIN /arg0/ { @x = count(); @x = sum(1); }
