@@ -78,6 +78,27 @@ $(BUILD)/helpers/%: tests/helpers/%.c
 	@mkdir -p $(dir $@)
 	$(CC) -D_GNU_SOURCE -std=gnu11 -O1 -g -fno-omit-frame-pointer -Wall -o $@ $< -lpthread
 
+# Fuzzing: tests/fuzz/fuzz_<module>_<what>.c is a libFuzzer target linked like
+# a unit test of <module>.  `make fuzz` builds them with clang in build-fuzz/
+# and runs each for FUZZ_SECONDS (tests/fuzz/run.sh); replay_<module>_<what>
+# runs the same target over its seeds and crash reproducers in `make test`.
+FUZZ_SECONDS ?= 60
+FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
+REPLAY_BINS := $(FUZZ_SRCS:tests/fuzz/fuzz_%.c=$(BUILD)/tests/replay_%)
+$(BUILD)/tests/replay_%: tests/fuzz/replay.c tests/fuzz/fuzz_%.c $$(call test_objs,$$*)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -DREPLAY_TARGET='"fuzz_$*"' -o $@ $(filter %.c,$^) $(call test_objs,$*) $(LDLIBS)
+
+$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $$(call test_objs,$$*)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -fsanitize=fuzzer -o $@ $< $(call test_objs,$*) $(LDLIBS)
+
+fuzz:
+	$(MAKE) BUILD=build-fuzz CC=clang OPT=-O1 \
+	  SAN="-fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
+	  $(FUZZ_SRCS:tests/fuzz/%.c=build-fuzz/fuzz/%)
+	sh tests/fuzz/run.sh build-fuzz $(FUZZ_SECONDS)
+
 -include $(LIB_OBJS:.o=.d) $(BUILD)/cli/main.d
 
 deps:
@@ -90,8 +111,8 @@ e2e: $(BUILD)/pmctrace $(HELPER_BINS)
 	@sh tests/run_e2e.sh $(BUILD)
 
 # One pass: build, every unit test, every end-to-end test, one summary line.
-test-plain: $(BUILD)/pmctrace $(UNIT_BINS) $(HELPER_BINS)
-	@sh tests/run_all.sh $(BUILD) $(UNIT_BINS)
+test-plain: $(BUILD)/pmctrace $(UNIT_BINS) $(REPLAY_BINS) $(HELPER_BINS)
+	@sh tests/run_all.sh $(BUILD) $(UNIT_BINS) $(REPLAY_BINS)
 
 test-asan:
 	$(MAKE) BUILD=build-asan OPT=-O1 \
