@@ -124,10 +124,16 @@ test: deps
 	@$(MAKE) --no-print-directory test-asan
 	@cat build/test-summary build-asan/test-summary | awk '{p+=$$1; f+=$$3} END {print "total:", p, "passed,", f, "failed"; exit f>0}'
 
+# The main job: record the whole machine for 5 s while printing the ten
+# hottest stacks, then replay the recording into a flame graph.
+RUN_DATA ?= pmctrace-run.data
 run: deps pmctrace
-	sh tests/mount_tracefs.sh
-	./pmctrace -x stackframes=12 -x ustackframes=12 -q \
+	@sh tests/mount_tracefs.sh
+	@rm -f $(RUN_DATA)
+	./pmctrace -E $(RUN_DATA) -x stackframes=12 -x ustackframes=12 -q \
 	  -n 'profile-997 { @[execname, stack(), ustack()] = count(); } tick-5s { trunc(@, 10); exit(0); }'
+	./pmctrace -E $(RUN_DATA) -q -n 'profile-* { @[execname, stack(), ustack()] = count(); }' -o pmctrace-run.svg
+	@echo "flame graph: pmctrace-run.svg (recording: $(RUN_DATA), readable by perf report too)"
 
 bench: deps pmctrace
 	$(MAKE) -C bench
@@ -139,5 +145,5 @@ install: pmctrace
 	for f in dscripts/*.d; do [ -f "$$f" ] && install -m 644 "$$f" $(DESTDIR)$(PREFIX)/share/pmctrace/dscripts/; done; true
 
 clean:
-	rm -rf build build-asan pmctrace
+	rm -rf build build-asan pmctrace pmctrace-run.data pmctrace-run.svg
 	-$(MAKE) -C bench clean 2>/dev/null
