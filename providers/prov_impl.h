@@ -51,6 +51,7 @@ extern const struct prov_ops prov_isr_ops;
 extern const struct prov_ops prov_dpc_ops;
 extern const struct prov_ops prov_syscall_ops;
 extern const struct prov_ops prov_tracepoint_ops;
+extern const struct prov_ops prov_proc_ops;
 
 /* Registry services for providers. */
 const struct prov_config *prov_cfg(const struct prov_registry *r);

@@ -21,6 +21,7 @@ static const struct prov_ops *const prov_table[] = {
 	&prov_dpc_ops,
 	&prov_syscall_ops,
 	&prov_tracepoint_ops,
+	&prov_proc_ops,
 };
 #define NPROV (sizeof(prov_table) / sizeof(prov_table[0]))
 
@@ -113,6 +114,12 @@ prov_probe(struct prov_registry *r, uint32_t id)
 {
 	struct prov_probe *p = prov_by_id(r, id);
 	return p ? &p->pp_info : NULL;
+}
+
+void
+prov_set_callchains(struct prov_registry *r, int want)
+{
+	r->cfg.want_callchains = want;
 }
 
 int

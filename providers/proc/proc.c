@@ -1,0 +1,327 @@
+/*
+ * proc.c — the proc provider: process and thread life cycle.
+ *
+ *   exec          sched:sched_process_exec, before exec-success; args[0] =
+ *                 the path (string).  Linux has no tracepoint carrying the
+ *                 path before the point of no return, so exec fires only
+ *                 for execs that succeed; failures fire exec-failure.
+ *   exec-success  sched:sched_process_exec, in the new image's context
+ *                 (execname is the new name).
+ *   exec-failure  syscalls:sys_exit_execve/execveat returning < 0;
+ *                 args[0] = errno.
+ *   create        task:task_newtask for a new process, in the parent's
+ *                 context; args[0] = the child's pid.
+ *   start         the same event, in the new process's context.
+ *   lwp-create    task:task_newtask with CLONE_THREAD, in the creator's
+ *                 context; args[0] = the new thread's id.
+ *   lwp-start     the same event, in the new thread's context.
+ *   lwp-exit      sched:sched_process_exit, every thread.
+ *   exit          sched:sched_process_exit of the thread that ends the
+ *                 process (group_dead).  DTrace's args[0] (CLD_* reason)
+ *                 is not in the tracepoint, so exit has no args.
+ * curpsinfo reads /proc when the firing is processed; for a process that
+ * is already gone the provider answers with what the event carried (the
+ * exec path as pr_psargs, the comm as pr_fname).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/sched.h>
+
+#include "providers/prov_impl.h"
+
+enum proc_kind {
+	PK_EXEC, PK_EXEC_SUCCESS, PK_EXEC_FAILURE, PK_CREATE, PK_START,
+	PK_LWP_CREATE, PK_LWP_START, PK_LWP_EXIT, PK_EXIT, PK_N
+};
+enum { EV_EXEC, EV_EXIT, EV_NEWTASK, EV_EXECFAIL, EV_EXECATFAIL, EV_N };
+
+static const struct {
+	const char *name;
+	int ev, nargs;
+	const char *type;
+} proc_probes[PK_N] = {
+	[PK_EXEC] = { "exec", EV_EXEC, 1, "string" },
+	[PK_EXEC_SUCCESS] = { "exec-success", EV_EXEC, 0, NULL },
+	[PK_EXEC_FAILURE] = { "exec-failure", EV_EXECFAIL, 1, "int" },
+	[PK_CREATE] = { "create", EV_NEWTASK, 1, "pid_t" },
+	[PK_START] = { "start", EV_NEWTASK, 0, NULL },
+	[PK_LWP_CREATE] = { "lwp-create", EV_NEWTASK, 1, "id_t" },
+	[PK_LWP_START] = { "lwp-start", EV_NEWTASK, 0, NULL },
+	[PK_LWP_EXIT] = { "lwp-exit", EV_EXIT, 0, NULL },
+	[PK_EXIT] = { "exit", EV_EXIT, 0, NULL },
+};
+
+static const char *const proc_events[EV_N][2] = {
+	[EV_EXEC] = { "sched", "sched_process_exec" },
+	[EV_EXIT] = { "sched", "sched_process_exit" },
+	[EV_NEWTASK] = { "task", "task_newtask" },
+	[EV_EXECFAIL] = { "syscalls", "sys_exit_execve" },
+	[EV_EXECATFAIL] = { "syscalls", "sys_exit_execveat" },
+};
+
+struct proc_state {
+	struct prov_tp tp[EV_N];
+	uint32_t probe[PK_N];		/* enabled probe ids */
+	int planned;
+	/* what the current firing knows about its process (procinfo fallback) */
+	char fb_fname[16], fb_psargs[80];
+};
+
+static struct proc_state *
+proc_state_get(struct prov_registry *r)
+{
+	struct proc_state *st = prov_state(r, &prov_proc_ops);
+	if (!st && (st = calloc(1, sizeof(*st))))
+		prov_set_state(r, &prov_proc_ops, st);
+	if (!st)
+		prov_errf(r, "out of memory");
+	return st;
+}
+
+static int
+proc_emit(struct prov_registry *r, const struct d_probe_desc *pd, d_probe_cb cb, void *arg)
+{
+	int n = 0;
+	for (int k = 0; k < PK_N; k++) {
+		struct prov_probe *p = prov_add(r, &prov_proc_ops, "", "", proc_probes[k].name);
+		if (!p)
+			return prov_errf(r, "out of memory");
+		p->pp_param[0] = (uint64_t)k;
+		prov_set_args(p, proc_probes[k].nargs, &proc_probes[k].type);
+		if (!prov_desc_match(pd, &p->pp_info))
+			continue;
+		if (cb && cb(arg, &p->pp_info) < 0)
+			return -1;
+		n++;
+	}
+	return n;
+}
+
+static int
+proc_list(struct prov_registry *r, const struct d_probe_desc *pd, d_probe_cb cb, void *arg)
+{
+	if (prov_cfg(r)->replay && !prov_state(r, &prov_proc_ops))
+		return 0;
+	return proc_emit(r, pd, cb, arg);
+}
+
+static void
+proc_plan(struct prov_registry *r, struct proc_state *st)
+{
+	memset(st->probe, 0, sizeof(st->probe));
+	for (uint32_t id = 1; id < prov_nprobes(r); id++) {
+		struct prov_probe *p = prov_by_id(r, id);
+		if (p->pp_ops == &prov_proc_ops && prov_is_enabled(r, id))
+			st->probe[p->pp_param[0]] = id;
+	}
+	st->planned = 1;
+}
+
+static int
+proc_ev_needed(const struct proc_state *st, int ev)
+{
+	if (ev == EV_EXECATFAIL)
+		ev = EV_EXECFAIL;
+	for (int k = 0; k < PK_N; k++)
+		if (st->probe[k] && proc_probes[k].ev == ev)
+			return 1;
+	return 0;
+}
+
+static int
+proc_enable(struct prov_registry *r, struct smp_session *s)
+{
+	struct proc_state *st = prov_state(r, &prov_proc_ops);
+	if (!st)
+		return 0;
+	proc_plan(r, st);
+	for (int ev = 0; ev < EV_N; ev++) {
+		if (!proc_ev_needed(st, ev))
+			continue;
+		/* execveat is optional: some kernels lack its tracepoint */
+		if (prov_tp_load(r, proc_events[ev][0], proc_events[ev][1], &st->tp[ev]) < 0) {
+			if (ev == EV_EXECATFAIL)
+				continue;
+			return -1;
+		}
+		if (prov_tp_add(r, s, &prov_proc_ops, &st->tp[ev], (uint64_t)ev, -1, 0) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+proc_match(struct prov_registry *r, const struct d_probe_desc *pd, d_probe_cb cb, void *arg)
+{
+	if (!proc_state_get(r))
+		return -1;
+	return proc_emit(r, pd, cb, arg);
+}
+
+static int
+proc_claim(struct prov_registry *r, struct smp_session *s, int evidx)
+{
+	const struct smp_event_spec *ev = smp_event(s, evidx);
+	if (ev->attr.type != PERF_TYPE_TRACEPOINT || !ev->name)
+		return 0;
+	for (int e = 0; e < EV_N; e++) {
+		char name[100];
+		snprintf(name, sizeof(name), "%s:%s", proc_events[e][0], proc_events[e][1]);
+		if (strcmp(ev->name, name))
+			continue;
+		struct proc_state *st = proc_state_get(r);
+		if (!st || prov_tp_load(r, proc_events[e][0], proc_events[e][1], &st->tp[e]) < 0 ||
+		    proc_emit(r, &(struct d_probe_desc){ 0 }, NULL, NULL) < 0)
+			return -1;
+		return prov_claim(r, evidx, &prov_proc_ops, (uint64_t)e);
+	}
+	return 0;
+}
+
+/* /proc facts, or the event's when the process is gone. */
+static int
+proc_procinfo(void *ctx, int32_t pid, struct d_procinfo *out)
+{
+	struct proc_state *st = ctx;
+	char path[64], line[256];
+	FILE *f;
+	memset(out->pi_fname, 0, sizeof(out->pi_fname));
+	memset(out->pi_psargs, 0, sizeof(out->pi_psargs));
+	snprintf(out->pi_fname, sizeof(out->pi_fname), "%s", st->fb_fname);
+	snprintf(out->pi_psargs, sizeof(out->pi_psargs), "%s", st->fb_psargs);
+	out->pi_pid = pid;
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	if (!(f = fopen(path, "r")))
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "PPid:", 5))
+			out->pi_ppid = atoi(line + 5);
+		else if (!strncmp(line, "Uid:", 4))
+			out->pi_uid = atoi(line + 4);
+		else if (!strncmp(line, "Gid:", 4))
+			out->pi_gid = atoi(line + 4);
+	}
+	fclose(f);
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", pid);
+	if (!(f = fopen(path, "r")))
+		return 0;
+	size_t n = fread(line, 1, sizeof(out->pi_psargs) - 1, f);
+	fclose(f);
+	if (n == 0)
+		return 0;
+	while (n > 0 && line[n - 1] == '\0')
+		n--;
+	/* zero-filled: D prints a char array with bytes after its NUL as raw */
+	memset(out->pi_psargs, 0, sizeof(out->pi_psargs));
+	for (size_t i = 0; i < n; i++)
+		out->pi_psargs[i] = line[i] ? line[i] : ' ';
+	out->pi_psargs[n] = '\0';
+	return 0;
+}
+
+static int
+proc_fire(uint32_t id, struct d_firing *f, prov_fire_fn fire, void *arg)
+{
+	if (!id)
+		return 0;
+	f->df_probe = id;
+	return fire(arg, f);
+}
+
+static int
+proc_decode_exec(struct proc_state *st, const struct smp_record *rec, struct d_firing *f,
+    prov_fire_fn fire, void *arg)
+{
+	const struct prov_tp *tp = &st->tp[EV_EXEC];
+	char path[256];
+	prov_tp_str(prov_tp_field(tp, "filename"), rec->raw, rec->raw_size, path, sizeof(path));
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	/* the kernel names the new image after the path's last part */
+	snprintf(st->fb_fname, sizeof(st->fb_fname), "%.15s", base);
+	snprintf(st->fb_psargs, sizeof(st->fb_psargs), "%.79s", path);
+	f->df_execname = st->fb_fname;
+	f->df_args[0] = (uint64_t)(uintptr_t)path;
+	f->df_nargs = 1;
+	int rc = proc_fire(st->probe[PK_EXEC], f, fire, arg);
+	f->df_nargs = 0;
+	return rc ? rc : proc_fire(st->probe[PK_EXEC_SUCCESS], f, fire, arg);
+}
+
+static int
+proc_decode_newtask(struct prov_registry *r, struct proc_state *st, const struct smp_record *rec,
+    struct d_firing *f, prov_fire_fn fire, void *arg)
+{
+	const struct prov_tp *tp = &st->tp[EV_NEWTASK];
+	int32_t child = (int32_t)prov_tp_uint(prov_tp_field(tp, "pid"), rec->raw, rec->raw_size);
+	uint64_t flags = prov_tp_uint(prov_tp_field(tp, "clone_flags"), rec->raw, rec->raw_size);
+	int thread = (flags & CLONE_THREAD) != 0;
+	prov_tp_str(prov_tp_field(tp, "comm"), rec->raw, rec->raw_size, st->fb_fname, sizeof(st->fb_fname));
+	snprintf(st->fb_psargs, sizeof(st->fb_psargs), "%s", st->fb_fname);
+	f->df_args[0] = (uint64_t)(int64_t)child;
+	f->df_nargs = 1;
+	int rc = proc_fire(st->probe[thread ? PK_LWP_CREATE : PK_CREATE], f, fire, arg);
+	if (rc)
+		return rc;
+	/* start / lwp-start: in the new task's context */
+	f->df_nargs = 0;
+	f->df_tid = child;
+	if (!thread)
+		f->df_pid = child;
+	f->df_execname = st->fb_fname;
+	f->df_nkstack = f->df_nustack = 0;
+	(void)r;
+	return proc_fire(st->probe[thread ? PK_LWP_START : PK_START], f, fire, arg);
+}
+
+static int
+proc_decode(struct prov_registry *r, const struct smp_record *rec, uint64_t cookie,
+    prov_fire_fn fire, void *arg)
+{
+	struct proc_state *st = prov_state(r, &prov_proc_ops);
+	if (!st || rec->type != PERF_RECORD_SAMPLE || !rec->raw || cookie >= EV_N)
+		return 0;
+	if (!st->planned)
+		proc_plan(r, st);
+	uint64_t kbuf[128], ubuf[128];
+	struct d_firing f;
+	prov_firing_from_sample(r, rec, &f, kbuf, ubuf, 128);
+	st->fb_fname[0] = st->fb_psargs[0] = '\0';
+	if (f.df_execname)
+		snprintf(st->fb_fname, sizeof(st->fb_fname), "%s", f.df_execname);
+	f.df_procinfo = proc_procinfo;
+	f.df_procinfo_ctx = st;
+	const struct prov_tp *tp = &st->tp[cookie];
+	switch (cookie) {
+	case EV_EXEC:
+		return proc_decode_exec(st, rec, &f, fire, arg);
+	case EV_NEWTASK:
+		return proc_decode_newtask(r, st, rec, &f, fire, arg);
+	case EV_EXIT: {
+		prov_tp_str(prov_tp_field(tp, "comm"), rec->raw, rec->raw_size, st->fb_fname,
+		    sizeof(st->fb_fname));
+		f.df_execname = st->fb_fname;
+		int rc = proc_fire(st->probe[PK_LWP_EXIT], &f, fire, arg);
+		if (rc || !prov_tp_uint(prov_tp_field(tp, "group_dead"), rec->raw, rec->raw_size))
+			return rc;
+		return proc_fire(st->probe[PK_EXIT], &f, fire, arg);
+	}
+	default: {
+		int64_t ret = (int64_t)prov_tp_uint(prov_tp_field(tp, "ret"), rec->raw, rec->raw_size);
+		if (ret >= 0)
+			return 0;
+		f.df_args[0] = (uint64_t)-ret;
+		f.df_nargs = 1;
+		return proc_fire(st->probe[PK_EXEC_FAILURE], &f, fire, arg);
+	}
+	}
+}
+
+const struct prov_ops prov_proc_ops = {
+	.po_name = "proc",
+	.po_list = proc_list,
+	.po_match = proc_match,
+	.po_enable = proc_enable,
+	.po_claim = proc_claim,
+	.po_decode = proc_decode,
+};

@@ -1,0 +1,52 @@
+# proc provider: exec/exec-success (curpsinfo->pr_psargs), exec-failure,
+# create/start, lwp-start/lwp-exit/exit for a threaded program the test builds.
+. "$TESTROOT/e2e/lib.sh"
+need_root
+for e in sched/sched_process_exec sched/sched_process_exit task/task_newtask; do
+	[ -d /sys/kernel/tracing/events/$e ] || skip "no $e tracepoint in tracefs"
+done
+command -v cc >/dev/null || skip "no C compiler for the threaded workload"
+cat >thr.c <<'C'
+#include <pthread.h>
+#include <unistd.h>
+static void *run(void *a) { usleep(20000); return a; }
+int main(void) {
+	pthread_t t[4];
+	for (int i = 0; i < 4; i++) pthread_create(&t[i], 0, run, 0);
+	for (int i = 0; i < 4; i++) pthread_join(t[i], 0);
+	return 0;
+}
+C
+cc -O1 -pthread -o p13thr thr.c || skip "cannot build the threaded workload"
+"$PMCTRACE" -l -P proc >list 2>&1
+for p in exec exec-success exec-failure create start lwp-create lwp-start lwp-exit exit; do
+	grep -Eq " proc +$p\$" list || { cat list; fail "proc:::$p not listed"; }
+done
+
+"$PMCTRACE" -qn '
+proc:::exec-success /execname == "sleep"/ { printf("psargs=%s\n", curpsinfo->pr_psargs); }
+proc:::exec /execname == "sleep"/ { printf("path=%s\n", args[0]); }
+proc:::exec-failure /execname == "sh"/ { printf("fail=%d\n", arg0); }
+proc:::create /execname == "sh"/ { printf("create=%d\n", arg0); }
+proc:::start /execname == "sh"/ { printf("start %d\n", pid); }
+proc:::lwp-start /execname == "p13thr"/ { @ls[pid] = count(); }
+proc:::lwp-exit /execname == "p13thr"/ { @le[pid] = count(); }
+proc:::exit /execname == "p13thr"/ { printf("exit %d\n", pid); }
+tick-3s { exit(0); }' >out 2>err &
+p=$!
+sleep 0.7
+sleep 1.2 &
+s=$!
+sh -c '/nonexistent-p13 2>/dev/null; exit 0'
+./p13thr &
+t=$!
+wait $t $s
+wait $p || { cat err; fail "status $?"; }
+expect_grep '^psargs=sleep 1.2$' out
+grep -Eq '^path=(/usr)?/bin/sleep$' out || { cat out; fail "exec args[0] is not the path of sleep"; }
+expect_grep '^fail=2$' out
+expect_grep "^start $t\$" out
+expect_grep "^exit $t\$" out
+grep -Eq "^ +$t +4\$" out || { cat out; fail "lwp-start: want 4 threads of $t"; }
+grep -Eq "^ +$t +5\$" out || { cat out; fail "lwp-exit: want 5 threads of $t"; }
+exit 0
