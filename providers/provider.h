@@ -51,6 +51,11 @@ const struct d_probe_info *prov_probe(struct prov_registry *r, uint32_t id);
  * create the probes those events fire (so 'profile-*' matches them). */
 int prov_attach_file(struct prov_registry *r, struct smp_session *s);
 
+/* After compiling: whether samples need callchains (stack()/ustack()
+ * anywhere in the program); without them the kernel's work per sample
+ * and the ring traffic drop several-fold. */
+void prov_set_callchains(struct prov_registry *r, int want);
+
 /* Live: add every event the enabled probes need to s (no-op in replay). */
 int prov_enable(struct prov_registry *r, struct smp_session *s,
     prov_enabled_fn enabled, void *enabled_arg);
