@@ -435,6 +435,8 @@ set_keys(struct dagg *a, const struct d_vdesc *keys, int nkeys)
 	}
 	a->ag_nkeys = nkeys;
 	a->ag_keysize = (uint32_t)off;
+	for (int i = 0; i < nkeys; i++)
+		a->ag_hasstr |= keys[i].dv_kind == D_VK_STRING;
 	return 0;
 }
 
@@ -644,24 +646,73 @@ mix64(uint64_t x)
 	return x;
 }
 
+/* Four independent lanes, so long keys (stacks) hash at memory speed
+ * rather than at one multiply latency per word. */
 static inline uint64_t
-hash_key(const void *key, uint32_t len)
+hash_bytes(const unsigned char *p, uint32_t len, uint64_t seed)
 {
-	const unsigned char *p = key;
-	uint64_t h = 0x9e3779b97f4a7c15ULL ^ len, w;
+	uint64_t h[4] = { seed, seed ^ 0x9e3779b97f4a7c15ULL,
+		seed ^ 0xc2b2ae3d27d4eb4fULL, seed ^ 0x165667b19e3779f9ULL };
+	uint64_t w;
 
-	if (len == 8) {
-		memcpy(&w, p, 8);
-		return mix64(w ^ h);
+	for (; len >= 32; len -= 32, p += 32) {
+		for (int i = 0; i < 4; i++) {
+			memcpy(&w, p + 8 * i, 8);
+			h[i] = (h[i] ^ (w * 0x87c37b91114253d5ULL)) *
+			    0x4cf5ad432745937fULL;
+		}
 	}
 	for (; len >= 8; len -= 8, p += 8) {
 		memcpy(&w, p, 8);
-		h = (h ^ (w * 0x87c37b91114253d5ULL)) * 0x4cf5ad432745937fULL;
-		h = (h << 31) | (h >> 33);
+		h[0] = (h[0] ^ (w * 0x87c37b91114253d5ULL)) *
+		    0x4cf5ad432745937fULL;
+		h[0] = (h[0] << 31) | (h[0] >> 33);
 	}
 	w = 0;
 	memcpy(&w, p, len);
-	return mix64(h ^ w);
+	return mix64(h[0] ^ w) ^ mix64(h[1]) ^ (mix64(h[2]) >> 1) ^
+	    (mix64(h[3]) << 1);
+}
+
+/* A string element is zero-filled after its NUL: hash only the words up
+ * to the one holding the terminator. */
+static inline uint64_t
+hash_string(const unsigned char *p, uint32_t len, uint64_t h)
+{
+	uint64_t w;
+
+	for (; len >= 8; len -= 8, p += 8) {
+		memcpy(&w, p, 8);
+		h = (h ^ (w * 0x87c37b91114253d5ULL)) * 0x4cf5ad432745937fULL;
+		if ((w - 0x0101010101010101ULL) & ~w & 0x8080808080808080ULL)
+			return h;
+	}
+	w = 0;
+	memcpy(&w, p, len);
+	return (h ^ w) * 0x4cf5ad432745937fULL;
+}
+
+static inline uint64_t
+hash_key(const struct dagg *a, const void *key)
+{
+	const unsigned char *p = key;
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ a->ag_keysize, w;
+
+	if (a->ag_keysize == 8) {
+		memcpy(&w, p, 8);
+		return mix64(w ^ h);
+	}
+	if (!a->ag_hasstr)
+		return hash_bytes(p, a->ag_keysize, h);
+	for (int k = 0; k < a->ag_nkeys; k++) {
+		const struct d_vdesc *vd = &a->ag_keys[k];
+
+		if (vd->dv_kind == D_VK_STRING)
+			h = hash_string(p + a->ag_koff[k], vd->dv_size, h);
+		else
+			h = hash_bytes(p + a->ag_koff[k], vd->dv_size, h);
+	}
+	return mix64(h);
 }
 
 static inline int
@@ -800,7 +851,7 @@ ht_insert(struct dagg *a, uint64_t h, const void *key)
 struct dagg_ent *
 dagg_lookup_ent(struct dagg *a, const void *key, int create)
 {
-	uint64_t h = hash_key(key, a->ag_keysize);
+	uint64_t h = hash_key(a, key);
 	struct dagg_ent *e;
 
 	if (a->ag_rehashidx != -1)

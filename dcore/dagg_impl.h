@@ -57,6 +57,7 @@ struct dagg {
 	struct d_vdesc ag_keys[DAGG_MAXKEYS];
 	uint32_t ag_koff[DAGG_MAXKEYS];	/* offset of each key element */
 	uint32_t ag_keysize;
+	int ag_hasstr;			/* a string element: hash per element */
 	int ag_nvals;			/* int64 words of value */
 	size_t ag_entsize;
 	int ag_levels;			/* lquantize levels */

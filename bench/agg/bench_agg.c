@@ -32,11 +32,14 @@ xs(uint64_t *s)
 	return *s = x;
 }
 
-enum bcase { B_COUNT_INT, B_QUANTIZE, B_COUNT_STACK };
+enum bcase { B_COUNT_INT, B_QUANTIZE, B_COUNT_STACK, B_COUNT_STR3 };
 
 static const char *const names[] = {
-	"count() int key", "quantize() int key", "count() 8-frame stack key"
+	"count() int key", "quantize() int key", "count() 8-frame stack key",
+	"count() 3 string keys"
 };
+
+#define STRSIZE 256
 
 /* Key pool: keysize bytes per key. */
 static unsigned char *
@@ -50,6 +53,15 @@ make_pool(enum bcase c, size_t nkeys, size_t keysize)
 	for (size_t i = 0; i < nkeys; i++) {
 		uint64_t *k = (uint64_t *)(void *)(pool + i * keysize);
 
+		if (c == B_COUNT_STR3) {
+			/* execname, probefunc, probename, zero-filled */
+			char *ks = (char *)(pool + i * keysize);
+			memset(ks, 0, keysize);
+			snprintf(ks, STRSIZE, "proc%zu", i);
+			snprintf(ks + STRSIZE, STRSIZE, "sys_read");
+			snprintf(ks + 2 * STRSIZE, STRSIZE, "entry");
+			continue;
+		}
 		if (c != B_COUNT_STACK) {
 			k[0] = i * 2654435761u;
 			continue;
@@ -68,7 +80,13 @@ run(enum bcase c, size_t nkeys, uint64_t iters)
 {
 	struct d_vdesc kint = { D_VK_INT, 8, 0, 8, 0, 0, NULL };
 	struct d_vdesc kst = { D_VK_KSTACK, 0, 0, 64, 8, 0, NULL };
-	size_t keysize = c == B_COUNT_STACK ? 64 : 8;
+	struct d_vdesc kstr[3] = {
+		{ D_VK_STRING, 0, 0, STRSIZE, 0, 0, NULL },
+		{ D_VK_STRING, 0, 0, STRSIZE, 0, 0, NULL },
+		{ D_VK_STRING, 0, 0, STRSIZE, 0, 0, NULL },
+	};
+	size_t keysize = c == B_COUNT_STACK ? 64 : c == B_COUNT_STR3 ?
+	    3 * STRSIZE : 8;
 	unsigned char *pool = make_pool(c, nkeys, keysize);
 	dagg_set_t *set = dagg_set_create(1ULL << 31, "bench", NULL);
 	dagg_t *a;
@@ -81,7 +99,8 @@ run(enum bcase c, size_t nkeys, uint64_t iters)
 		return;
 	}
 	a = dagg_create(set, "", c == B_QUANTIZE ? DAGG_QUANTIZE : DAGG_COUNT,
-	    NULL, c == B_COUNT_STACK ? &kst : &kint, 1, NULL);
+	    NULL, c == B_COUNT_STACK ? &kst : c == B_COUNT_STR3 ? kstr : &kint,
+	    c == B_COUNT_STR3 ? 3 : 1, NULL);
 	/* warm: every key once, so the timed loop measures steady state */
 	for (size_t i = 0; i < nkeys; i++)
 		dagg_update(a, 0, pool + i * keysize, (int64_t)i, 1);
@@ -108,7 +127,7 @@ main(int argc, char **argv)
 	uint64_t iters = quick ? 5000000 : 30000000;
 	size_t sizes[2] = { 1000, 1000000 };
 
-	for (int c = B_COUNT_INT; c <= B_COUNT_STACK; c++) {
+	for (int c = B_COUNT_INT; c <= B_COUNT_STR3; c++) {
 		for (int k = 0; k < 2; k++)
 			run((enum bcase)c, sizes[k], iters);
 	}
