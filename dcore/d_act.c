@@ -16,6 +16,15 @@
 
 #include "dcore/d_impl.h"
 
+void
+d_vm_outstart(struct d_vm *vm)
+{
+	if (!vm->vm_outused) {
+		vm->vm_outused = 1;
+		fseeko(vm->vm_dh->dh_clbuf, 0, SEEK_SET);
+	}
+}
+
 /* Non-quiet probe line ("CPU ID FUNCTION:NAME" header once, then the
  * "  0      1                           :BEGIN " prefix). */
 void
@@ -24,6 +33,7 @@ d_vm_prolog(struct d_vm *vm)
 	struct d_hdl *dh = vm->vm_dh;
 	if (dh->dh_opt[O_QUIET])
 		return;
+	d_vm_outstart(vm);
 	if (!dh->dh_header_done && !vm->vm_header) {
 		dfmt_header(vm->vm_out);
 		vm->vm_header = 1;
@@ -132,6 +142,7 @@ d_act_exec(struct d_vm *vm, const struct d_actsite *as, uint64_t *r)
 	if (as->as_func != F_TRACEMEM && as->as_func != F_SPECULATE &&
 	    (fault = d_act_encode(vm, as, r, args)) != DF_NONE)
 		return fault;
+	d_vm_outstart(vm);
 	switch (as->as_func) {
 	case F_PRINTF:
 		dfmt_printf(vm->vm_out, &dh->dh_fctx, as->as_fmt, args, as->as_nargs);

@@ -609,10 +609,8 @@ d_run_ecb(d_hdl_t *dh, struct d_vm *vm, struct d_ecb *e)
 {
 	const struct d_clause *cl = e->ec_clause;
 	vm->vm_ecb = e;
-	vm->vm_prolog = vm->vm_header = vm->vm_spec = 0;
+	vm->vm_prolog = vm->vm_header = vm->vm_spec = vm->vm_outused = 0;
 	vm->vm_out = dh->dh_clbuf;
-	if (cl->cl_records)
-		fseeko(dh->dh_clbuf, 0, SEEK_SET);
 	int fault = d_vm_exec(vm, cl);
 	if (fault != DF_NONE) {
 		if (vm->vm_spec)
@@ -624,14 +622,12 @@ d_run_ecb(d_hdl_t *dh, struct d_vm *vm, struct d_ecb *e)
 		dfmt_probe_end(vm->vm_out, &dh->dh_fctx);
 	if (vm->vm_spec)
 		dspec_clause_end(dh->dh_spec);
-	if (!cl->cl_records)
+	if (!vm->vm_outused)
 		return;
 	fflush(dh->dh_clbuf);
 	off_t len = ftello(dh->dh_clbuf);
 	if (len > 0 && !vm->vm_spec)
 		fwrite(dh->dh_clbuf_mem, 1, (size_t)len, dh->dh_out);
-	else if (len > 0 && vm->vm_spec && vm->vm_out != dh->dh_clbuf)
-		fwrite(dh->dh_clbuf_mem, 1, 0, dh->dh_out);
 	if (vm->vm_header && !vm->vm_spec)
 		dh->dh_header_done = true;
 }

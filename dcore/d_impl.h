@@ -491,6 +491,7 @@ struct d_vm {
 	uint32_t vm_fpc;		/* fault pc */
 	int vm_spec;			/* speculate() active */
 	int vm_prolog;			/* the probe line was printed */
+	int vm_outused;			/* the clause buffer was started */
 	int vm_header;			/* ... after the column header */
 	const char *vm_strtok;		/* strtok() state */
 	void *vm_rawproc;		/* curpsinfo record, made on first use */
@@ -508,6 +509,8 @@ int d_subr_call(struct d_vm *vm, int func, uint64_t *r, int nargs, uint64_t *out
 size_t d_vm_encode(struct d_vm *vm, const struct d_vdesc *vd, uint64_t v, uint8_t *dst);
 /* The probe line of a recording clause (d_act.c). */
 void d_vm_prolog(struct d_vm *vm);
+/* Start the clause's output buffer on its first use. */
+void d_vm_outstart(struct d_vm *vm);
 
 /* ---- the handle ---------------------------------------------------------- */
 

@@ -7,7 +7,9 @@
  * encoding, subroutines, actions) is an out-of-line helper.  Instructions
  * that may fault use VM_FAULT, which records the pc and returns the fault
  * code; the caller (d_core.c) discards the clause's output and fires ERROR.
- * Build with -DD_VM_JUMPTABLE to dispatch through a computed-goto table.
+ * With GNU C the dispatch is a computed-goto table (one indirect jump per
+ * case, which branch predictors like better); -DD_VM_SWITCH forces the
+ * portable switch.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -374,6 +376,10 @@ d_vm_strcmp(struct d_vm *vm, uint64_t a, uint64_t b)
 	do { vm->vm_fpc = pc - 1; vm->vm_faddr = (addr); return (f); } while (0)
 #define VM_CHECK(a, n) \
 	do { if (!d_vm_addr_ok(vm, (uintptr_t)(a), (n))) VM_FAULT(DF_BADADDR, (a)); } while (0)
+
+#if defined(__GNUC__) && !defined(D_VM_SWITCH)
+#define D_VM_JUMPTABLE 1
+#endif
 
 #ifdef D_VM_JUMPTABLE
 #define vmdispatch(o)	goto *d_vm_jt[o];
