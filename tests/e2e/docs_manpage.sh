@@ -1,7 +1,8 @@
 # docs/pmctrace.1: groff renders it without a single warning, man -l shows
 # it, every option letter of cli/options.c's getopt string and every long
 # option has its own entry in OPTIONS, and every provider under providers/
-# has its own subsection in PROVIDERS.
+# has its own subsection in PROVIDERS; every script in dscripts/ is named
+# in FILES, has a header with USAGE and EXAMPLE, and an end-to-end test.
 . "$TESTROOT/e2e/lib.sh"
 root="$TESTROOT/.."
 page="$root/docs/pmctrace.1"
@@ -42,5 +43,14 @@ done
 for d in "$root"/providers/*/; do
 	p=$(basename "$d")
 	grep -q "^\.SS $p\$" "$page" || fail "provider $p has no subsection in PROVIDERS"
+done
+
+for f in "$root"/dscripts/*.d; do
+	[ -e "$f" ] || continue
+	n=$(basename "$f" .d)
+	grep -q "^\.B $n\.d\$" "$page" || fail "dscripts/$n.d is not named in docs/pmctrace.1"
+	head -60 "$f" | grep -q '^ \* USAGE: pmctrace -s '"$n"'\.d' || fail "dscripts/$n.d has no USAGE line in its header"
+	head -60 "$f" | grep -q '^ \* EXAMPLE: ' || fail "dscripts/$n.d has no EXAMPLE in its header"
+	[ -f "$root/tests/e2e/dscripts_$n.sh" ] || fail "dscripts/$n.d has no tests/e2e/dscripts_$n.sh"
 done
 exit 0
