@@ -52,6 +52,9 @@ extern const struct prov_ops prov_dpc_ops;
 extern const struct prov_ops prov_syscall_ops;
 extern const struct prov_ops prov_tracepoint_ops;
 extern const struct prov_ops prov_proc_ops;
+extern const struct prov_ops prov_io_ops;
+extern const struct prov_ops prov_vminfo_ops;
+extern const struct prov_ops prov_sysinfo_ops;
 
 /* Registry services for providers. */
 const struct prov_config *prov_cfg(const struct prov_registry *r);

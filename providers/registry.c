@@ -22,6 +22,9 @@ static const struct prov_ops *const prov_table[] = {
 	&prov_syscall_ops,
 	&prov_tracepoint_ops,
 	&prov_proc_ops,
+	&prov_io_ops,
+	&prov_vminfo_ops,
+	&prov_sysinfo_ops,
 };
 #define NPROV (sizeof(prov_table) / sizeof(prov_table[0]))
 
