@@ -218,7 +218,7 @@ smp_fix_attr(struct smp_session *s, struct smp_evt *e, size_t ring)
 		a->inherit = 1;
 	if (!a->wakeup_events && !a->watermark) {
 		a->watermark = 1;
-		a->wakeup_watermark = (uint32_t)(ring / 4);
+		a->wakeup_watermark = (uint32_t)(ring / 2);
 	}
 }
 
@@ -468,9 +468,12 @@ smp_live_poll(struct smp_session *s, int timeout_ms, smp_record_cb cb, void *arg
 	if (!s->started)
 		return smp_err(s, -EINVAL, "session not started");
 	if (!s->eof) {
-		/* Wake at least every switchrate: a quiet ring below its
-		 * watermark must still be drained and its records released. */
-		uint64_t rate = s->opts.switchrate_ns ? s->opts.switchrate_ns : SMP_DRAIN_NS;
+		/* Drain on our own timer, at least every 10 ms: a wakeup from
+		 * the kernel comes from the busy CPU and tends to pull us onto
+		 * it (wake-affine), where we then compete with the very work
+		 * that fills the ring.  The watermark is a safety net. */
+		uint64_t rate = s->opts.switchrate_ns && s->opts.switchrate_ns < SMP_DRAIN_NS ?
+				s->opts.switchrate_ns : SMP_DRAIN_NS;
 		int cap = rate >= 2000000ULL ? (int)(rate / 1000000ULL) : 1;
 		int wait = timeout_ms < 0 || timeout_ms > cap ? cap : timeout_ms;
 		int n = epoll_wait(s->epfd, ev, 64, wait);

@@ -14,8 +14,8 @@
  * file (smp_record_to) that perf report/perf script accept.
  * Live attrs are adjusted at smp_start: sample_type gains TIME, TID, CPU
  * and IDENTIFIER, sample_id_all is set, READ gets PERF_FORMAT_ID, leaders
- * start disabled (then enabled together), wakeups use a watermark of a
- * quarter ring, and if any event sets use_clockid all get its clockid
+ * start disabled (then enabled together), wakeups use a watermark of half a
+ * ring (smp_poll drains on its own timer well before), and if any event sets use_clockid all get its clockid
  * (events sharing a ring must share a clock).  bufpolicy: 1 (fill) disables every event at the first
  * loss; 2 (ring) is drained like 0 (perf has no overwrite mode we use).
  */
@@ -49,7 +49,7 @@ struct smp_opts {
 	int ntarget_pids;
 	int inherit;			/* follow children of the targets */
 	size_t bufsize;			/* bytes of kernel ring per CPU (0 = default) */
-	uint64_t switchrate_ns;		/* longest wait in smp_poll (0 = 10 ms) */
+	uint64_t switchrate_ns;		/* longest wait in smp_poll (0 or more than 10 ms: 10 ms) */
 	int bufpolicy;			/* 0 switch, 1 fill, 2 ring */
 };
 
