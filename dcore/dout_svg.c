@@ -350,7 +350,7 @@ svg_controls(const struct svg_ctx *c, const struct dout_opts *o)
 		SCHK(fprintf(fp, "\"/><text x=\"%d\" y=\"57\">%s</text>\n",
 		    SVG_PAD + k * 70 + 14, names[k]));
 	}
-	SCHK(fprintf(fp, "<foreignObject x=\"%d\" y=\"8\" width=\"300\" "
+	SCHK(fprintf(fp, "<foreignObject x=\"%d\" y=\"36\" width=\"300\" "
 	    "height=\"26\"><input xmlns=\"http://www.w3.org/1999/xhtml\" "
 	    "id=\"search\" type=\"search\" placeholder=\"Search (regex), "
 	    "Ctrl-F\" style=\"width:290px;font:12px Verdana,sans-serif\"/>"

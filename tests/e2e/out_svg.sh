@@ -60,8 +60,9 @@ chrome --screenshot="$PWD/cpu.png" "file://$PWD/cpu.svg" >/dev/null
 [ -s cpu.png ] || fail "chromium wrote no screenshot"
 set -- $(python3 "$TESTROOT/e2e/out_lib.py" pngcolors cpu.png)
 [ "$1" = 1200 ] && [ "$3" -ge 20 ] || fail "screenshot ${1}x$2 has only $3 colours"
-word=$(awk '{ sub(/ [0-9]+$/, ""); n = split($0, f, ";"); print f[n] }' folded |
-    grep '`' | head -1 | sed 's/.*`//; s/[^A-Za-z0-9_]//g')
+# search for the leaf function of the heaviest stack
+word=$(awk '/`/ && $NF > max { max = $NF; l = $0 } END { sub(/ [0-9]+$/, "", l);
+    n = split(l, f, ";"); print f[n] }' folded | sed 's/.*`//; s/[^A-Za-z0-9_].*//')
 [ -n "$word" ] || fail "no function name to search for"
 sed 's|</svg>||' cpu.svg >probe.svg
 cat >>probe.svg <<JS
