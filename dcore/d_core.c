@@ -862,6 +862,9 @@ d_stop(d_hdl_t *dh)
 	if (!exited && dh->dh_exited)
 		dh->dh_exited = true;	/* exit() in END only sets the code */
 	d_report_all_drops(dh);
+	/* dtrace(1) ends its consume loop with a newline, -q or not, and then
+	 * prints the aggregations no printa() has printed */
+	fputc('\n', dh->dh_out);
 	int rc = dagg_print_all(dh->dh_aggset, dh->dh_out, &dh->dh_fctx);
 	fflush(dh->dh_out);
 	return rc;

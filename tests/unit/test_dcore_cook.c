@@ -89,7 +89,7 @@ test_promotions(void)
 	    "  printf(\"%d %d\\n\", (uint32_t)-1 > 0, -1 < (uint64_t)1);\n"
 	    "  printf(\"%d %d\\n\", -7 / 2, -7 % 2);\n"
 	    "  printf(\"%u %d\\n\", (uint64_t)-7 / 2 > 1000, 1 << 40 > 0); }"),
-	    "-56 200 -1 144\n1 0\n-3 -1\n1 1\n");
+	    "-56 200 -1 144\n1 0\n-3 -1\n1 1\n\n");
 	th_close(&t);
 }
 
@@ -127,13 +127,13 @@ test_translators(void)
 	    "struct in g;\n"
 	    "BEGIN { g.a = 2; g.b = 3; printf(\"%d %s\\n\", xlate <struct out *> (&g)->sum,\n"
 	    "  xlate <struct out *> (&g)->name); }"),
-	    "5 x\n");
+	    "5 x\n\n");
 	th_close(&t);
 	th_open(&t);
 	CU_ASSERT_STRING_EQUAL(th_run(&t,
 	    "BEGIN { printf(\"%d %d %s %d\\n\", curpsinfo->pr_pid == pid, curlwpsinfo->pr_lwpid == tid,\n"
 	    "  curpsinfo->pr_fname == execname ? \"same\" : \"diff\", curcpu->cpu_id); }"),
-	    "1 1 same 0\n");
+	    "1 1 same 0\n\n");
 	th_close(&t);
 }
 
@@ -148,7 +148,7 @@ test_sizeof_stringof(void)
 	    "BEGIN { printf(\"%d %d %d %d %d\\n\", sizeof(struct s), sizeof(string), sizeof(int *),\n"
 	    "  offsetof(struct s, h), sizeof (char)); p = (char *)alloca(4); p[0] = 'h'; p[1] = 'i';\n"
 	    "  printf(\"%s\\n\", stringof(p)); }"),
-	    "24 32 8 16 1\nhi\n");
+	    "24 32 8 16 1\nhi\n\n");
 	th_close(&t);
 }
 

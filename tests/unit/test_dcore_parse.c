@@ -148,13 +148,13 @@ test_precedence(void)
 	CU_ASSERT_STRING_EQUAL(th_run(&t,
 	    "BEGIN { printf(\"%d %d %d %d %d %d %d\\n\", 1 + 2 * 3, (1 + 2) * 3, 10 - 4 - 3,\n"
 	    "  1 << 2 + 1, 7 & 3 == 3, 1 || 0 && 0, 2 ^^ 0); }"),
-	    "7 9 3 8 1 1 1\n");
+	    "7 9 3 8 1 1 1\n\n");
 	th_close(&t);
 	th_open(&t);
 	CU_ASSERT_STRING_EQUAL(th_run(&t,
 	    "BEGIN { x = 5; y = x > 3 ? x < 10 ? 1 : 2 : 3; z = -x * -2; w = !x; v = ~0;\n"
 	    "  printf(\"%d %d %d %d\\n\", y, z, w, v); }"),
-	    "1 10 0 -1\n");
+	    "1 10 0 -1\n\n");
 	th_close(&t);
 }
 

@@ -21,7 +21,7 @@ test_predicates_and_order(void)
 	th_fire(&t, 10, 7, 7, 2, 9, 1);
 	th_fire(&t, 12, 42, 42, 3, 9, 1);	/* other probe: nothing */
 	d_stop(t.dh);
-	CU_ASSERT_STRING_EQUAL(th_out(&t), "a1 c b2 c ");
+	CU_ASSERT_STRING_EQUAL(th_out(&t), "a1 c b2 c \n");
 	th_close(&t);
 }
 
@@ -40,7 +40,7 @@ test_thread_locals(void)
 	th_fire(&t, 10, 1, 100, 2, 1700, 0);	/* freed: predicate false */
 	th_fire(&t, 10, 1, 200, 2, 5600, 0);
 	d_stop(t.dh);
-	CU_ASSERT_STRING_EQUAL(th_out(&t), "100:500 200:600 ");
+	CU_ASSERT_STRING_EQUAL(th_out(&t), "100:500 200:600 \n");
 	CU_ASSERT_EQUAL(t.dh->dh_dv.dt_count, 0);
 	th_close(&t);
 }
@@ -60,7 +60,7 @@ test_assoc_and_clause_locals(void)
 	th_fire(&t, 10, 1, 1, 3, 0, 0);
 	th_fire(&t, 12, 1, 1, 0, 0, 0);
 	d_stop(t.dh);
-	CU_ASSERT_STRING_EQUAL(th_out(&t), "1/2 2/2 1/6 [2 0]");
+	CU_ASSERT_STRING_EQUAL(th_out(&t), "1/2 2/2 1/6 [2 0]\n");
 	th_close(&t);
 }
 
@@ -97,7 +97,7 @@ test_strings(void)
 	    "  printf(\"%s %s %s\\n\", tolower(\"MiX\"), toupper(\"MiX\"), lltostr(-42));\n"
 	    "  printf(\"%d %d %d\\n\", s == \"foobar\", s < \"g\", \"a\" >= \"b\");\n"
 	    "  printf(\"%d %d\\n\", strtoll(\"123\"), strtoll(\"ff\", 16)); }"),
-	    "foobar 6 obar ar oo\n1 2 2\nbar|obar|obar\nlib /usr . /\nmix MIX -42\n1 1 0\n123 255\n");
+	    "foobar 6 obar ar oo\n1 2 2\nbar|obar|obar\nlib /usr . /\nmix MIX -42\n1 1 0\n123 255\n\n");
 	th_close(&t);
 }
 
@@ -109,7 +109,7 @@ test_strsize_truncates(void)
 	d_setopt(t.dh, "strsize", "8");
 	CU_ASSERT_STRING_EQUAL(th_run(&t,
 	    "BEGIN { x = strjoin(\"abcdef\", \"ghijk\"); printf(\"%s %d\\n\", x, strlen(x)); }"),
-	    "abcdefg 7\n");
+	    "abcdefg 7\n\n");
 	th_close(&t);
 }
 
@@ -127,7 +127,7 @@ test_faults(void)
 	th_fire(&t, 10, 1, 1, 5, 0, 0);
 	d_stop(t.dh);
 	/* the faulting clause's output is discarded; later clauses still run */
-	CU_ASSERT_STRING_EQUAL(th_out(&t), "ERR(1,2,4) next before after next ");
+	CU_ASSERT_STRING_EQUAL(th_out(&t), "ERR(1,2,4) next before after next \n");
 	CU_ASSERT_PTR_NOT_NULL(strstr(th_err(&t),
 	    "pmctrace: error on enabled probe ID 1 (ID 10: test:::fire): divide-by-zero in action #2 at DIF offset"));
 	th_close(&t);
@@ -194,7 +194,7 @@ test_structs_and_pointers(void)
 	    "  printf(\"%d %d %s %d %d\\n\", g.x, g.y, g.name, self->sp.x, self->sp.y);\n"
 	    "  q = (int *)alloca(4 * sizeof(int)); q[0] = 1; q[3] = 4; r = q + 3;\n"
 	    "  printf(\"%d %d %d\\n\", *r, r - q, q[1]); }"),
-	    "1 7 abc 9 7\n4 3 0\n");
+	    "1 7 abc 9 7\n4 3 0\n\n");
 	th_close(&t);
 }
 
@@ -219,7 +219,7 @@ test_builtins(void)
 	f.df_nargs = 1;
 	d_fire(t.dh, &f);
 	d_stop(t.dh);
-	CU_ASSERT_STRING_EQUAL(th_out(&t), "test:mod:fn:str 11 5 6 proc 1 1 argtext\n");
+	CU_ASSERT_STRING_EQUAL(th_out(&t), "test:mod:fn:str 11 5 6 proc 1 1 argtext\n\n");
 	th_close(&t);
 }
 
@@ -239,7 +239,7 @@ test_speculation(void)
 	th_fire(&t, 10, 1, 1, 4, 0, 0);
 	th_fire(&t, 10, 1, 1, 3, 0, 0);
 	d_stop(t.dh);
-	CU_ASSERT_STRING_EQUAL(th_out(&t), "plain spec7 ");
+	CU_ASSERT_STRING_EQUAL(th_out(&t), "plain spec7 \n");
 	th_close(&t);
 }
 
