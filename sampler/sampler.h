@@ -55,8 +55,9 @@ struct smp_opts {
 
 /* Values carried by PERF_SAMPLE_READ (one counter, or FORMAT_GROUP).
  * delta is value minus the value this same counter id had at its previous
- * read (ids are per CPU and per event, so this is the per-CPU delta; the
- * first read counts from zero).  Scaling by time_enabled/time_running is
+ * read (ids are per CPU and per event, so this is the per-CPU delta; for
+ * an inherited event, whose children report under the parent's id, it is
+ * per CPU and thread; the first read counts from zero).  Scaling by time_enabled/time_running is
  * the caller's choice (multiplexing is an explicit opt-in):
  * smp_read_scaled() does it. */
 #define SMP_READ_MAX 16

@@ -274,8 +274,10 @@ smp_account(struct smp_session *s, int slot, const struct perf_event_header *h)
 		memcpy(&n, body, 8);
 	else if (h->type == PERF_RECORD_THROTTLE)
 		n = 1;
-	if (n)
+	if (n) {
 		smp_count_drop(s, slot, n);
+		if (getenv("SMP_DEBUG")) fprintf(stderr, "acct type %u n %llu slot %d\n", h->type, (unsigned long long)n, slot);
+	}
 }
 
 /* ---- queueing and delivery ---- */
@@ -319,15 +321,30 @@ smp_delta_slot(struct smp_delta *d, uint64_t id)
 	return d->n++;
 }
 
+/* Which counter a value belongs to, for its delta.  Ids are per fd (per
+ * CPU and event); an inherited event reports its children's own counts
+ * under the parent's id, so there the thread is part of the key too.
+ * Without PERF_FORMAT_ID the event index stands in for the id. */
+static uint64_t
+smp_delta_key(uint64_t id, int evidx, int32_t tid, int inherit)
+{
+	uint64_t k = id ? id : (0xffffULL << 48) | (uint32_t)evidx;
+	if (inherit)
+		k ^= ((uint64_t)(uint32_t)tid + 1) * 0x9E3779B97F4A7C15ULL;
+	return k;
+}
+
 /* Fill evidx and delta of each read value; the time deltas follow the
  * first (leader) id. */
 static void
-smp_read_deltas(struct smp_session *s, struct smp_read *rd, int evidx)
+smp_read_deltas(struct smp_session *s, struct smp_read *rd, int evidx, int32_t tid)
 {
+	int inherit = evidx >= 0 && s->ev[evidx].spec.attr.inherit;
 	for (uint32_t i = 0; i < rd->nr; i++) {
 		uint64_t id = rd->v[i].id;
 		rd->v[i].evidx = id ? smp_idmap_get(&s->ids, id) : (i == 0 ? evidx : -1);
-		size_t k = smp_delta_slot(&s->delta, id ? id : (uint64_t)evidx);
+		size_t k = smp_delta_slot(&s->delta, smp_delta_key(id, i == 0 ? evidx : -1 - (int)i,
+								 tid, inherit));
 		if (k == (size_t)-1)
 			continue;
 		rd->v[i].delta = rd->v[i].value - s->delta.value[k];
@@ -363,7 +380,7 @@ smp_deliver_one(void *arg, int src, uint64_t time, const void *rec, uint32_t len
 	r.evidx = evidx;
 	r.spec = evidx >= 0 ? &s->ev[evidx].spec : NULL;
 	if (r.read)
-		smp_read_deltas(s, &s->rd, evidx);
+		smp_read_deltas(s, &s->rd, evidx, r.tid);
 	return d->cb ? d->cb(d->arg, &r) : 0;
 }
 

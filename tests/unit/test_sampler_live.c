@@ -309,6 +309,103 @@ test_target_exits(void)
 	smp_close(s);
 }
 
+static void *
+spin_thread(void *arg)
+{
+	volatile uint64_t x = 0;
+	uint64_t end = cpu_ns() + *(uint64_t *)arg;
+	while (cpu_ns() < end)
+		x++;
+	return NULL;
+}
+
+struct thr_read {
+	long reads, bad;
+	int32_t tids[8];
+	uint64_t sum[8], last[8][64];
+	int ntids;
+};
+
+static int
+thr_read_cb(void *arg, const struct smp_record *r)
+{
+	struct thr_read *t = arg;
+	if (r->type != PERF_RECORD_SAMPLE || !r->read)
+		return 0;
+	int i;
+	for (i = 0; i < t->ntids && t->tids[i] != r->tid; i++)
+		;
+	if (i == t->ntids && t->ntids < 8)
+		t->tids[t->ntids++] = r->tid;
+	if (i >= 8)
+		return 0;
+	t->reads++;
+	/* Per CPU, a thread's count grows by exactly its delta. */
+	if (r->read->v[0].delta > r->read->v[0].value || r->cpu >= 64)
+		t->bad++;
+	t->sum[i] += r->read->v[0].delta;
+	if (r->cpu < 64)
+		t->last[i][r->cpu] = r->read->v[0].value;
+	return 0;
+}
+
+static void
+test_inherit_thread_deltas(void)
+{
+	/* Two spinning threads of an inherited target share the parent's id
+	 * on each CPU: deltas must be per thread, so that a thread's deltas
+	 * add up to exactly its own final counts, never the other's. */
+	pid_t child = fork();
+	if (child == 0) {
+		usleep(100000);
+		uint64_t ns = 120000000ULL;
+		pthread_t t;
+		pthread_create(&t, NULL, spin_thread, &ns);
+		spin_thread(&ns);
+		pthread_join(t, NULL);
+		_exit(0);
+	}
+	int32_t pids[1] = { child };
+	struct smp_opts o;
+	memset(&o, 0, sizeof(o));
+	o.target_pids = pids;
+	o.ntarget_pids = 1;
+	o.inherit = 1;
+	int err;
+	struct smp_session *s = smp_open_live(&o, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	struct smp_event_spec sp = clock_spec(1000000);
+	sp.attr.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_READ;
+	sp.attr.read_format = PERF_FORMAT_ID;
+	CU_ASSERT_EQUAL_FATAL(smp_add_event(s, &sp, NULL), 0);
+	int rc = smp_start(s);
+	if (rc == -EINVAL) {
+		/* Kernels before 6.12 refuse inherit with PERF_SAMPLE_READ. */
+		fprintf(stderr, "inherit + SAMPLE_READ not supported here: %s\n", smp_errmsg(s));
+		smp_close(s);
+		kill(child, SIGKILL);
+		waitpid(child, NULL, 0);
+		return;
+	}
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	struct thr_read t = { 0 };
+	uint64_t give_up = now_ns() + 5000000000ULL;
+	waitpid(child, NULL, 0);
+	while (!smp_at_eof(s) && now_ns() < give_up)
+		smp_poll(s, 50, thr_read_cb, &t);
+	smp_flush(s, thr_read_cb, &t);
+	CU_ASSERT(t.reads > 100);
+	CU_ASSERT(t.ntids >= 2);
+	CU_ASSERT_EQUAL(t.bad, 0);
+	for (int i = 0; i < t.ntids && i < 8; i++) {
+		uint64_t total = 0;
+		for (int c = 0; c < 64; c++)
+			total += t.last[i][c];
+		CU_ASSERT_EQUAL(t.sum[i], total);
+	}
+	smp_close(s);
+}
+
 static void
 test_open_errors(void)
 {
@@ -430,6 +527,7 @@ static const struct cu_test tests[] = {
 	{ "sched_switch_raw", test_sched_switch_raw },
 	{ "group_read", test_group_read },
 	{ "target_exits", test_target_exits },
+	{ "inherit_thread_deltas", test_inherit_thread_deltas },
 	{ "open_errors", test_open_errors },
 	{ "record_to_perf_script", test_record_to_perf_script },
 	{ NULL, NULL },
