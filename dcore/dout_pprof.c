@@ -279,10 +279,13 @@ put_header(struct pctx *c, struct dout_pb *b, const struct dout_opts *o)
 
 	dout_counter(o ? o->do_probe : NULL, counter, sizeof(counter), &period,
 	    &ns);
-	put_valuetype(b, PF_SAMPLE_TYPE, pcstr(c, counter), pcstr(c, "count"));
+	uint32_t type = pcstr(c, counter), unit = pcstr(c, "count");
+
+	put_valuetype(b, PF_SAMPLE_TYPE, type, unit);
 	if (period > 0) {
-		put_valuetype(b, PF_PERIOD_TYPE, pcstr(c, ns ? "cpu" : counter),
-		    pcstr(c, ns ? "nanoseconds" : "count"));
+		type = pcstr(c, ns ? "cpu" : counter);
+		unit = pcstr(c, ns ? "nanoseconds" : "count");
+		put_valuetype(b, PF_PERIOD_TYPE, type, unit);
 		dout_pb_uint(b, PF_PERIOD, (uint64_t)period);
 	}
 	dout_title(o, title, sizeof(title));

@@ -20,6 +20,14 @@ sed 's/;/:/g' folded >want
 diff -u want got >diff || { cat diff; fail "pprof stacks differ from the folded ones"; }
 n=$(awk '/^# nsamples/ { print $3 }' decoded)
 [ "$n" -ge 3 ] || fail "only $n samples"
+# Google's own parser, given the fields pmctrace writes (no Go needed)
+if command -v protoc >/dev/null; then
+	gunzip -c cpu.pb.gz | protoc --proto_path="$TESTROOT/e2e" \
+	    --decode=pmctrace.pprof.Profile "$TESTROOT/e2e/out_pprof_schema.proto" >text ||
+	    fail "protoc could not decode the profile"
+	[ "$(grep -c '^sample {' text)" = "$n" ] || fail "protoc sees another number of samples"
+	[ "$(grep -m1 '^string_table:' text)" = 'string_table: ""' ] || fail "string_table[0] is not empty"
+fi
 if command -v go >/dev/null && go tool pprof -raw cpu.pb.gz >raw 2>&1; then
 	expect_grep 'samples/count' raw
 fi
