@@ -457,11 +457,16 @@ dfmt_conv_is_pct(const struct dfmt_conv *c)
 }
 
 /* The printer a value of this kind really uses: DTrace prints mod() and
- * umod() values as module names whatever the conversion. */
+ * umod() values as module names whatever the conversion; and %a/%A of a
+ * func()/sym()/ufunc()/usym() value print the function, as they do for
+ * the symbol-start addresses DTrace aggregates such keys on. */
 dfmt_print_f
 dfmt_conv_printer(const struct dfmt_conv *c, const struct d_vdesc *vd)
 {
 	if (vd->dv_kind == D_VK_KMOD || vd->dv_kind == D_VK_UMOD)
+		return pr_symtext;
+	if ((vd->dv_kind == D_VK_KSYM || vd->dv_kind == D_VK_USYM) &&
+	    (c->fc_print == pr_addr || c->fc_print == pr_uaddr))
 		return pr_symtext;
 	return c->fc_print;
 }

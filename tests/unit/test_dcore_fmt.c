@@ -189,8 +189,9 @@ test_addresses(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
 	fp = mem_open();
 	dfmt_printf(fp, &cx, f, (const void *[]){ &a, &b, &a, u, u, &p }, 6);
+	/* %a of a sym() value is the function, of a pointer the address */
 	CU_ASSERT_STRING_EQUAL(mem_close(fp), "vmlinux`foo+0x10|0x9000|"
-	    "vmlinux`foo+0x10|a.out`main+0x20|a.out|1234");
+	    "vmlinux`foo   |a.out`main+0x20|a.out|1234");
 	dfmt_free(f);
 	/* %A of a plain integer uses $target */
 	f = dfmt_parse("printf", "%A", 0, &vptr, 1, NULL, 0, NULL, NULL);
