@@ -409,6 +409,8 @@ smp_start(struct smp_session *s)
 		return err;
 	}
 	s->started = 1;
+	if (s->w)
+		smp_writer_synthesize(s);
 	smp_enable_all(s, PERF_EVENT_IOC_ENABLE);
 	return 0;
 }

@@ -111,6 +111,7 @@ size_t smp_attr_copy(struct perf_event_attr *dst, const void *src, size_t avail)
 /* writer.c */
 int smp_writer_open(struct smp_session *s, const char *path);
 int smp_writer_add(struct smp_session *s, const struct perf_event_header *h);
+int smp_writer_synthesize(struct smp_session *s);	/* COMM/MMAP2 of running processes */
 int smp_writer_round(struct smp_session *s);
 int smp_writer_close(struct smp_session *s);
 

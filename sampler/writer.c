@@ -10,6 +10,8 @@
  */
 #include "sampler/smp_impl.h"
 
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -120,6 +122,174 @@ smp_writer_round(struct smp_session *s)
 		return 0;
 	s->w->since_round = 0;
 	return smp_wbytes(s->w, &h, sizeof(h));
+}
+
+/* ---- what existed before we started: COMM and MMAP2 from /proc ----
+ *
+ * perf report and our own replay learn names and mappings only from
+ * records; a process that was already running produced none, so, as perf
+ * record does, we write them at the start.  Each carries the sample_id
+ * trailer the session's attrs promise (time 0, the first event's id). */
+
+struct smp_synth {
+	struct smp_session *s;
+	unsigned char rec[8192] __attribute__((aligned(8)));
+	size_t trailer;
+};
+
+static size_t
+smp_synth_trailer(struct smp_session *s, unsigned char *p, int32_t pid, int32_t tid)
+{
+	const struct perf_event_attr *a = &s->ev[0].spec.attr;
+	uint64_t st = a->sample_type, id = s->ev[0].nids ? s->ev[0].ids[0] : 0, zero = 0;
+	size_t n = 0;
+	if (!a->sample_id_all)
+		return 0;
+	if (st & PERF_SAMPLE_TID) {
+		memcpy(p + n, &pid, 4);
+		memcpy(p + n + 4, &tid, 4);
+		n += 8;
+	}
+	if (st & PERF_SAMPLE_TIME)
+		memcpy(p + n, &zero, 8), n += 8;
+	if (st & PERF_SAMPLE_ID)
+		memcpy(p + n, &id, 8), n += 8;
+	if (st & PERF_SAMPLE_STREAM_ID)
+		memcpy(p + n, &id, 8), n += 8;
+	if (st & PERF_SAMPLE_CPU)
+		memcpy(p + n, &zero, 8), n += 8;
+	if (st & PERF_SAMPLE_IDENTIFIER)
+		memcpy(p + n, &id, 8), n += 8;
+	return n;
+}
+
+/* Header + fixed part (len bytes at rec+8) + NUL-padded string + trailer. */
+static void
+smp_synth_emit(struct smp_synth *y, uint32_t type, uint16_t misc, size_t len, const char *str,
+	       int32_t pid, int32_t tid)
+{
+	size_t sl = strlen(str) + 1, pad = (sl + 7) & ~(size_t)7;
+	size_t at = sizeof(struct perf_event_header) + len;
+	if (at + pad + 64 > sizeof(y->rec))
+		return;
+	memset(y->rec + at, 0, pad);
+	memcpy(y->rec + at, str, sl);
+	at += pad;
+	at += smp_synth_trailer(y->s, y->rec + at, pid, tid);
+	struct perf_event_header h = { type, misc, (uint16_t)at };
+	memcpy(y->rec, &h, sizeof(h));
+	smp_wbytes(y->s->w, y->rec, at);
+}
+
+static void
+smp_synth_comm(struct smp_synth *y, int32_t pid, int32_t tid)
+{
+	char path[64], comm[64] = "";
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", pid, tid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return;
+	if (fgets(comm, sizeof(comm), f))
+		comm[strcspn(comm, "\n")] = 0;
+	fclose(f);
+	uint32_t ids[2] = { (uint32_t)pid, (uint32_t)tid };
+	memcpy(y->rec + 8, ids, 8);
+	smp_synth_emit(y, PERF_RECORD_COMM, 0, 8, comm, pid, tid);
+}
+
+/* One line of /proc/PID/maps; executable file mappings only. */
+static void
+smp_synth_map(struct smp_synth *y, int32_t pid, const char *line)
+{
+	unsigned long long start, end, pgoff, ino;
+	unsigned maj, min;
+	char perms[8];
+	int off = 0;
+	if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %n", &start, &end, perms, &pgoff,
+		   &maj, &min, &ino, &off) < 7 || perms[2] != 'x')
+		return;
+	const char *name = line + off;
+	if (name[0] != '/' && name[0] != '[')
+		return;
+	struct {
+		uint32_t pid, tid;
+		uint64_t start, len, pgoff;
+		uint32_t maj, min;
+		uint64_t ino, ino_gen;
+		uint32_t prot, flags;
+	} m = { (uint32_t)pid, (uint32_t)pid, start, end - start, pgoff, maj, min, ino, 0,
+		(uint32_t)((perms[0] == 'r' ? 1 : 0) | (perms[1] == 'w' ? 2 : 0) | 4),
+		(uint32_t)(perms[3] == 's' ? 1 : 2) };
+	memcpy(y->rec + 8, &m, sizeof(m));
+	smp_synth_emit(y, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER, sizeof(m), name, pid, pid);
+}
+
+static void
+smp_synth_process(struct smp_synth *y, int32_t pid)
+{
+	char path[64], line[4096 + 256];
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	DIR *d = opendir(path);
+	if (!d)
+		return;
+	for (struct dirent *e; (e = readdir(d));)
+		if (isdigit((unsigned char)e->d_name[0]))
+			smp_synth_comm(y, pid, (int32_t)atoi(e->d_name));
+	closedir(d);
+	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = 0;
+		smp_synth_map(y, pid, line);
+	}
+	fclose(f);
+}
+
+/* The kernel's text as one MMAP of pid -1, named as perf names it. */
+static void
+smp_synth_kernel(struct smp_synth *y)
+{
+	char line[512];
+	unsigned long long addr = 0, a;
+	char type, name[256];
+	FILE *f = fopen("/proc/kallsyms", "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx %c %255s", &a, &type, name) == 3 && !strcmp(name, "_text")) {
+			addr = a;
+			break;
+		}
+	fclose(f);
+	if (!addr)
+		return;	/* kptr_restrict hides it: perf falls back on its own */
+	struct {
+		uint32_t pid, tid;
+		uint64_t start, len, pgoff;
+	} m = { (uint32_t)-1, 0, addr, ~0ULL - addr, addr };
+	memcpy(y->rec + 8, &m, sizeof(m));
+	smp_synth_emit(y, PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL, sizeof(m),
+		       "[kernel.kallsyms]_text", -1, 0);
+}
+
+int
+smp_writer_synthesize(struct smp_session *s)
+{
+	static struct smp_synth y;	/* 8 KiB scratch; the writer is single-threaded */
+	memset(&y, 0, offsetof(struct smp_synth, rec));
+	y.s = s;
+	smp_synth_kernel(&y);
+	DIR *d = opendir("/proc");
+	if (!d)
+		return 0;
+	for (struct dirent *e; (e = readdir(d));)
+		if (isdigit((unsigned char)e->d_name[0]))
+			smp_synth_process(&y, (int32_t)atoi(e->d_name));
+	closedir(d);
+	s->w->since_round++;
+	return smp_writer_round(s);
 }
 
 /* ---- features ---- */

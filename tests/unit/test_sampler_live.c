@@ -434,6 +434,8 @@ test_open_errors(void)
 	CU_ASSERT(n >= 1 && n == (int)sysconf(_SC_NPROCESSORS_ONLN));
 }
 
+static long run_count(const char *cmd);
+
 static void
 test_record_to_perf_script(void)
 {
@@ -471,6 +473,15 @@ test_record_to_perf_script(void)
 	CU_ASSERT_EQUAL(n, l.samples);
 	snprintf(cmd, sizeof(cmd), "perf report --stdio -i %s >/dev/null 2>&1", path);
 	CU_ASSERT_EQUAL(system(cmd), 0);
+	/* We were running before the recording started: only the COMM and
+	 * MMAP2 records synthesized from /proc name us and our binary. */
+	snprintf(cmd, sizeof(cmd), "perf script -F comm -i %s 2>/dev/null | "
+		 "grep -c '^ *test_sampler_li'", path);
+	n = run_count(cmd);
+	CU_ASSERT(n >= l.mine);
+	snprintf(cmd, sizeof(cmd), "perf script -F ip,dso -i %s 2>/dev/null | "
+		 "grep -c '/test_sampler_live)'", path);
+	CU_ASSERT(run_count(cmd) > l.mine / 2);
 	unlink(path);
 }
 
