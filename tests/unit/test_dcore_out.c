@@ -428,6 +428,27 @@ test_bucket_ranges(void)
 	dagg_set_destroy(set);
 }
 
+/* A full disk is an error, not a silently truncated picture. */
+static void
+test_write_errors(void)
+{
+	struct dout_opts o = { DOUT_SVG, 0, NULL, NULL, NULL, NULL };
+	struct dout_prof p;
+	FILE *full = fopen("/dev/full", "w");
+
+	if (full == NULL)
+		return;		/* no /dev/full in this sandbox */
+	setvbuf(full, NULL, _IONBF, 0);
+	dout_prof_init(&p, &fake_cx);
+	add_fixture(&p);
+	CU_ASSERT_EQUAL(dout_folded_write(full, &p), -EIO);
+	CU_ASSERT_EQUAL(dout_svg_write(full, &p, &o), -EIO);
+	CU_ASSERT_EQUAL(dout_pprof_write(full, &p, &o), -EIO);
+	CU_ASSERT_EQUAL(dout_json_str(full, "x", 1), -EIO);
+	dout_prof_fini(&p);
+	fclose(full);
+}
+
 static const struct cu_test tests[] = {
 	{ "intern", test_intern },
 	{ "prof_paths", test_prof_paths },
@@ -444,6 +465,7 @@ static const struct cu_test tests[] = {
 	{ "print_all_folded", test_print_all_folded },
 	{ "print_all_json", test_print_all_json },
 	{ "bucket_ranges", test_bucket_ranges },
+	{ "write_errors", test_write_errors },
 	{ NULL, NULL },
 };
 
