@@ -187,7 +187,7 @@ prof_entry(void *arg, const void *key, const struct d_vdesc *kd, int nkeys,
 
 	(void)nvals;
 	return dout_prof_add(w->pw_p, key, kd, nkeys,
-	    dout_agg_scalar(w->pw_a, vals, NULL));
+	    dagg_scalar(w->pw_a, vals, NULL));
 }
 
 /* Every non-empty aggregation into p; with several, each path starts
@@ -195,13 +195,13 @@ prof_entry(void *arg, const void *key, const struct d_vdesc *kd, int nkeys,
 static int
 prof_from_set(struct dout_prof *p, dagg_set_t *set)
 {
-	int n = dout_agg_count(set), used = 0, r = 0;
+	int n = dagg_set_naggs(set), used = 0, r = 0;
 	char name[256];
 
 	for (int i = 0; i < n; i++)
-		used += dagg_nentries(dout_agg_at(set, i)) > 0;
+		used += dagg_nentries(dagg_set_agg(set, i)) > 0;
 	for (int i = 0; i < n && r == 0; i++) {
-		struct prof_walk w = { p, dout_agg_at(set, i) };
+		struct prof_walk w = { p, dagg_set_agg(set, i) };
 
 		if (dagg_nentries(w.pw_a) == 0)
 			continue;
@@ -210,7 +210,7 @@ prof_from_set(struct dout_prof *p, dagg_set_t *set)
 		    dout_intern(&p->p_str, name, strlen(name)) : NULL;
 		if (used > 1 && p->p_aggname == NULL)
 			return -ENOMEM;
-		r = dout_agg_walk(dout_agg_at(set, i), 0, prof_entry, &w);
+		r = dagg_walk(dagg_set_agg(set, i), p->p_cx, 0, prof_entry, &w);
 	}
 	return r ? r : p->p_err;
 }
@@ -227,19 +227,19 @@ json_entry(void *arg, const void *key, const struct d_vdesc *kd, int nkeys,
     const int64_t *vals, int nvals)
 {
 	struct json_walk *w = arg;
-	int nb = dout_agg_nbuckets(w->jw_a);
+	int nb = dagg_nbuckets(w->jw_a);
 	int64_t *b = NULL;
 	struct dout_jagg ja = { w->jw_name, dagg_func(w->jw_a), 0, 0, nb,
 	    NULL, NULL, NULL };
 	int r;
 
 	(void)nvals;
-	ja.ja_value = dout_agg_scalar(w->jw_a, vals, &ja.ja_unsigned);
+	ja.ja_value = dagg_scalar(w->jw_a, vals, &ja.ja_unsigned);
 	if (nb > 0) {
 		if ((b = malloc(3 * (size_t)nb * sizeof(*b))) == NULL)
 			return -ENOMEM;
 		for (int i = 0; i < nb; i++)
-			dout_agg_bucket(w->jw_a, vals, i, &b[i], &b[nb + i],
+			dagg_bucket(w->jw_a, vals, i, &b[i], &b[nb + i],
 			    &b[2 * nb + i]);
 		ja.ja_lo = b;
 		ja.ja_hi = b + nb;
@@ -256,7 +256,7 @@ json_agg(FILE *fp, const struct dfmt_ctx *cx, dagg_t *a)
 	struct json_walk w = { fp, cx, a, { 0 } };
 
 	agg_label(a, w.jw_name, sizeof(w.jw_name));
-	return dout_agg_walk(a, 1, json_entry, &w);
+	return dagg_walk(a, cx, 1, json_entry, &w);
 }
 
 static int
@@ -285,10 +285,10 @@ dout_print_all(FILE *fp, const struct dout_opts *o, const struct dfmt_ctx *cx,
 	    o->do_fmt >= DOUT_NFMTS)
 		return -EINVAL;
 	if (o->do_fmt == DOUT_JSON) {
-		for (int i = 0; i < dout_agg_count(set) && r == 0; i++) {
-			dagg_t *a = dout_agg_at(set, i);
+		for (int i = 0; i < dagg_set_naggs(set) && r == 0; i++) {
+			dagg_t *a = dagg_set_agg(set, i);
 
-			if (!dout_agg_printed(a) && dagg_nentries(a) > 0)
+			if (!dagg_printed(a) && dagg_nentries(a) > 0)
 				r = json_agg(fp, cx, a);
 		}
 		return r;
@@ -317,7 +317,7 @@ dout_printa(FILE *fp, const struct dout_opts *o, const struct dfmt_ctx *cx,
 			return -EINVAL;
 		r = json_agg(fp, cx, aggs[i]);
 		if (r == 0)
-			dout_agg_mark_printed(aggs[i]);
+			dagg_mark_printed(aggs[i]);
 	}
 	return r;
 }

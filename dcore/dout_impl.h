@@ -147,24 +147,6 @@ int dout_json_agg(FILE *fp, const struct dfmt_ctx *cx,
 /* The title "<script> — <counter>" or the user's. */
 void dout_title(const struct dout_opts *o, char *buf, size_t len);
 
-/* ---- reading aggregations (dout_agg.c) --------------------------------------------- */
-
-typedef int (*dout_agg_walk_f)(void *arg, const void *key,
-    const struct d_vdesc *kd, int nkeys, const int64_t *vals, int nvals);
-int dout_agg_count(const dagg_set_t *set);
-dagg_t *dout_agg_at(dagg_set_t *set, int i);
-int dout_agg_printed(const dagg_t *a);
-void dout_agg_mark_printed(dagg_t *a);
-const struct d_vdesc *dout_agg_keys(const dagg_t *a, int *nkeys);
-/* Every entry; in printa's order when sorted.  Stops at a nonzero cb. */
-int dout_agg_walk(dagg_t *a, int sorted, dout_agg_walk_f cb, void *arg);
-/* The value printa prints (histograms: the total count), normalized. */
-int64_t dout_agg_scalar(const dagg_t *a, const int64_t *vals, int *unsignedp);
-/* Histogram buckets: how many (0 for scalars), and bucket i's range and count. */
-int dout_agg_nbuckets(const dagg_t *a);
-int dout_agg_bucket(const dagg_t *a, const int64_t *vals, int i, int64_t *lo,
-    int64_t *hi, int64_t *count);
-
 /* ---- protobuf wire encoding (dout_pb.c) -------------------------------------------- */
 
 struct dout_pb {

@@ -398,24 +398,24 @@ test_bucket_ranges(void)
 	int64_t v[64] = { 0 }, lo, hi, c;
 
 	CU_ASSERT_FATAL(l && ll);
-	CU_ASSERT_EQUAL(dout_agg_nbuckets(l), 4);	/* <0, 0-4, 5-9, >=10 */
-	dout_agg_bucket(l, v, 0, &lo, &hi, &c);
+	CU_ASSERT_EQUAL(dagg_nbuckets(l), 4);	/* <0, 0-4, 5-9, >=10 */
+	dagg_bucket(l, v, 0, &lo, &hi, &c);
 	CU_ASSERT(lo == INT64_MIN && hi == -1);
-	dout_agg_bucket(l, v, 2, &lo, &hi, &c);
+	dagg_bucket(l, v, 2, &lo, &hi, &c);
 	CU_ASSERT(lo == 5 && hi == 9);
-	dout_agg_bucket(l, v, 3, &lo, &hi, &c);
+	dagg_bucket(l, v, 3, &lo, &hi, &c);
 	CU_ASSERT(lo == 10 && hi == INT64_MAX);
 	/* llquantize(x, 10, 0, 2, 10): <1, 1..9, 10..90 by 10, 100..900 by 100, >=1000 */
-	CU_ASSERT_EQUAL(dout_agg_nbuckets(ll), 1 + 9 + 9 + 9 + 1);
-	dout_agg_bucket(ll, v, 1, &lo, &hi, &c);
+	CU_ASSERT_EQUAL(dagg_nbuckets(ll), 1 + 9 + 9 + 9 + 1);
+	dagg_bucket(ll, v, 1, &lo, &hi, &c);
 	CU_ASSERT(lo == 1 && hi == 1);
-	dout_agg_bucket(ll, v, 10, &lo, &hi, &c);
+	dagg_bucket(ll, v, 10, &lo, &hi, &c);
 	CU_ASSERT(lo == 10 && hi == 19);
-	dout_agg_bucket(ll, v, 27, &lo, &hi, &c);
+	dagg_bucket(ll, v, 27, &lo, &hi, &c);
 	CU_ASSERT(lo == 900 && hi == 999);
-	dout_agg_bucket(ll, v, 28, &lo, &hi, &c);
+	dagg_bucket(ll, v, 28, &lo, &hi, &c);
 	CU_ASSERT(lo == 1000 && hi == INT64_MAX);
-	CU_ASSERT_EQUAL(dout_agg_bucket(ll, v, 29, &lo, &hi, &c), -EINVAL);
+	CU_ASSERT_EQUAL(dagg_bucket(ll, v, 29, &lo, &hi, &c), -EINVAL);
 	/* values land in the bucket whose range holds them */
 	CU_ASSERT_EQUAL(dagg_update(ll, 0, NULL, 950, 1), 0);
 	CU_ASSERT_EQUAL(dagg_update(l, 0, NULL, 7, 1), 0);
