@@ -327,7 +327,9 @@ add_pass(struct dout_prof *p, int pass, const uint8_t *key,
 
 	for (int i = 0; i < nkeys && r == 0; key += kd[i].dv_size, i++) {
 		if (pass == 0 && !is_stack(&kd[i])) {
-			dout_keytext(p->p_cx, &kd[i], key, text, sizeof(text));
+			/* an empty string (unknown execname) still needs a frame */
+			if (dout_keytext(p->p_cx, &kd[i], key, text, sizeof(text)) <= 0)
+				snprintf(text, sizeof(text), "-");
 			r = dout_prof_frame(p, text, 0, DOUT_FK_KEY);
 		} else if ((pass == 1 && kd[i].dv_kind == D_VK_USTACK) ||
 		    (pass == 2 && kd[i].dv_kind == D_VK_KSTACK)) {

@@ -102,12 +102,15 @@ test_folded_keyless(void)
 	struct dout_prof p;
 	FILE *fp = tmem_open();
 	int64_t pid = 7;
+	struct tkey key;
 
 	dout_prof_init(&p, &fake_cx);
 	CU_ASSERT_EQUAL(dout_prof_add(&p, "", NULL, 0, 5), 0);
 	CU_ASSERT_EQUAL(dout_prof_add(&p, &pid, &vd_i64, 1, 3), 0);
+	key = tkey_make("", NULL, NULL);	/* unknown execname */
+	CU_ASSERT_EQUAL(dout_prof_add(&p, &key, tkey_vd, 3, 2), 0);
 	CU_ASSERT_EQUAL(dout_folded_write(fp, &p), 0);
-	CU_ASSERT_STRING_EQUAL(tmem_close(fp), "- 5\n7 3\n");
+	CU_ASSERT_STRING_EQUAL(tmem_close(fp), "- 7\n7 3\n");
 	dout_prof_fini(&p);
 }
 
