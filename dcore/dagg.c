@@ -902,7 +902,10 @@ dagg_update(dagg_t *a, uint32_t cpu, const void *key, int64_t val,
 		count_drop(a->ag_set, cpu);
 		return -ENOSPC;
 	}
-	a->ag_update(a, e->de_val, val, incr);
+	if (a->ag_func == DAGG_COUNT)	/* the common case, without a call */
+		e->de_val[0]++;
+	else
+		a->ag_update(a, e->de_val, val, incr);
 	return 0;
 }
 
