@@ -94,12 +94,18 @@ void
 dout_counter(const char *desc, char *buf, size_t len, int64_t *period,
     int *period_ns)
 {
-	const char *name = desc ? strrchr(desc, ':') : NULL;
-	const char *dash;
+	char text[256];
+	const char *name, *dash;
 	int64_t per = 0;
 	int ns = 0;
+	size_t n;
 
-	name = name ? name + 1 : desc ? desc : "";
+	/* descriptions may come with the blank that ended them ("x-997 ") */
+	snprintf(text, sizeof(text), "%s", desc ? desc : "");
+	for (n = strlen(text); n > 0 && isspace((unsigned char)text[n - 1]); n--)
+		text[n - 1] = '\0';
+	name = strrchr(text, ':');
+	name = name ? name + 1 : text;
 	dash = strrchr(name, '-');
 	if (*name == '\0' || strpbrk(name, "*?[") != NULL) {
 		snprintf(buf, len, "samples");

@@ -233,6 +233,11 @@ test_counter(void)
 	dout_counter("sched::pmc:off-cpu-instructionretired", b, sizeof(b), &per, &ns);
 	CU_ASSERT_STRING_EQUAL(b, "off-cpu-instructionretired");
 	CU_ASSERT_EQUAL(per, 0);
+	dout_counter("pmc:::llcmisses-5000 ", b, sizeof(b), &per, &ns);
+	CU_ASSERT_STRING_EQUAL(b, "llcmisses");
+	CU_ASSERT_EQUAL(per, 5000);
+	dout_counter("profile-997\n", b, sizeof(b), &per, &ns);
+	CU_ASSERT_EQUAL(per, 1003009);
 	dout_counter("pmc:::cpu-clock", b, sizeof(b), NULL, NULL);
 	CU_ASSERT_STRING_EQUAL(b, "cpu-clock");
 	dout_counter("pmc:::*", b, sizeof(b), &per, NULL);
