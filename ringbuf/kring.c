@@ -86,6 +86,7 @@ rb_kring_read_event(struct rb_kring *r)
 		memcpy(&h, r->data + off, first);
 		memcpy((unsigned char *)&h + first, r->data, sizeof(h) - first);
 	}
+	/* In a snapshot, a zero header is where nothing was written yet. */
 	if (h.size < sizeof(h) || h.size > r->head - r->pos) {
 		r->corrupt = 1;
 		return NULL;
@@ -111,4 +112,14 @@ rb_kring_read_done(struct rb_kring *r)
 	if (r->corrupt)
 		r->pos = r->head;
 	__atomic_store_n(&r->meta->data_tail, r->pos, __ATOMIC_RELEASE);
+}
+
+uint64_t
+rb_kring_snapshot(struct rb_kring *r)
+{
+	r->pos = __atomic_load_n(&r->meta->data_head, __ATOMIC_ACQUIRE);
+	r->head = r->pos + r->mask + 1;	/* at most one ring's worth */
+	r->cur = 0;
+	r->corrupt = 0;
+	return r->mask + 1;
 }

@@ -58,6 +58,13 @@ const struct perf_event_header *rb_kring_read_event(struct rb_kring *r);
 void rb_kring_consume(struct rb_kring *r);
 /* Publish data_tail: the kernel may reuse everything consumed. */
 void rb_kring_read_done(struct rb_kring *r);
+/* Overwrite mode (a read-only mapping of an event with write_backward):
+ * the kernel writes downwards and never waits for us, so we read a
+ * snapshot once, with output paused: from data_head forwards, newest
+ * record first, until a zero header (never written) or a record that
+ * would run past one ring's length (partly overwritten).  Then use
+ * rb_kring_read_event/consume as usual; no read_done. */
+uint64_t rb_kring_snapshot(struct rb_kring *r);
 
 /* ---- single-producer / single-consumer ring of variable records ---- */
 

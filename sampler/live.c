@@ -220,6 +220,9 @@ smp_fix_attr(struct smp_session *s, struct smp_evt *e, size_t ring)
 		a->watermark = 1;
 		a->wakeup_watermark = (uint32_t)(ring / 2);
 	}
+	/* bufpolicy=ring: the kernel overwrites the oldest records itself. */
+	if (s->opts.bufpolicy == 2)
+		a->write_backward = 1;
 }
 
 static int
@@ -305,7 +308,9 @@ smp_map_cpu(struct smp_session *s, int ci, size_t page, size_t ring)
 						       s->ev[e].name, c->cpu, strerror(errno));
 				continue;
 			}
-			void *m = mmap(NULL, page + ring, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+			/* A read-only mapping is the kernel's overwrite mode. */
+			int prot = s->opts.bufpolicy == 2 ? PROT_READ : PROT_READ | PROT_WRITE;
+			void *m = mmap(NULL, page + ring, prot, MAP_SHARED, fd, 0);
 			if (m == MAP_FAILED)
 				return smp_err(s, -errno, "cannot map a %zu KiB ring for cpu %d: %s%s",
 					ring >> 10, c->cpu, strerror(errno), errno == EPERM ?
@@ -484,7 +489,15 @@ smp_live_poll(struct smp_session *s, int timeout_ms, smp_record_cb cb, void *arg
 		if (n > 0 && s->nwatch)
 			smp_handle_hups(s, ev, n);
 	}
-	for (int ci = 0; ci < s->ncpu; ci++) {
+	if (s->opts.bufpolicy == 2) {
+		/* Ring policy: nothing leaves the rings until the end. */
+		if (!s->eof)
+			return 0;
+		int err = smp_live_collect(s);
+		if (err)
+			return err;
+	}
+	for (int ci = 0; s->opts.bufpolicy != 2 && ci < s->ncpu; ci++) {
 		int err = smp_drain_cpu(s, ci);
 		if (err)
 			return err;
@@ -500,6 +513,81 @@ smp_live_poll(struct smp_session *s, int timeout_ms, smp_record_cb cb, void *arg
 	s->round_max = s->merge.max_time;
 	int64_t r = smp_emit(s, upto, cb, arg);
 	return r > INT32_MAX ? INT32_MAX : (int)r;
+}
+
+/* One ring's snapshot, newest first, kept until it can be queued oldest
+ * first (the merge wants each CPU's records in time order). */
+struct smp_snap {
+	unsigned char *buf;
+	size_t len, cap;
+	uint32_t *off;
+	size_t n, capn;
+};
+
+static int
+smp_snap_add(struct smp_snap *sn, const struct perf_event_header *h)
+{
+	if (sn->len + h->size > sn->cap) {
+		size_t cap = sn->cap ? sn->cap * 2 : 1 << 16;
+		while (cap < sn->len + h->size)
+			cap *= 2;
+		unsigned char *b = realloc(sn->buf, cap);
+		if (!b)
+			return -ENOMEM;
+		sn->buf = b;
+		sn->cap = cap;
+	}
+	if (sn->n == sn->capn) {
+		size_t capn = sn->capn ? sn->capn * 2 : 1024;
+		uint32_t *o = realloc(sn->off, capn * sizeof(*o));
+		if (!o)
+			return -ENOMEM;
+		sn->off = o;
+		sn->capn = capn;
+	}
+	sn->off[sn->n++] = (uint32_t)sn->len;
+	memcpy(sn->buf + sn->len, h, h->size);
+	sn->len += (h->size + 7) & ~7u;
+	return 0;
+}
+
+static int
+smp_collect_cpu(struct smp_session *s, int ci, struct smp_snap *sn)
+{
+	struct smp_cpu *c = &s->pc[ci];
+	const struct perf_event_header *h;
+	int err = 0;
+	sn->len = sn->n = 0;
+	ioctl(c->ringfd, PERF_EVENT_IOC_PAUSE_OUTPUT, 1);
+	rb_kring_snapshot(&c->kr);
+	while (!err && (h = rb_kring_read_event(&c->kr))) {
+		err = smp_snap_add(sn, h);
+		rb_kring_consume(&c->kr);
+	}
+	for (size_t i = sn->n; !err && i-- > 0;) {
+		h = (const struct perf_event_header *)(sn->buf + sn->off[i]);
+		if (s->w)
+			smp_writer_add(s, h);
+		err = smp_queue(s, ci, h);
+	}
+	return err ? smp_err(s, err, "out of memory collecting cpu %d's ring", c->cpu) : 0;
+}
+
+/* Ring policy: read every ring once, at the end. */
+int
+smp_live_collect(struct smp_session *s)
+{
+	struct smp_snap sn = { 0 };
+	int err = 0;
+	if (!s->live || s->opts.bufpolicy != 2 || !s->started || s->collected)
+		return 0;
+	s->collected = 1;
+	for (int ci = 0; !err && ci < s->ncpu; ci++)
+		if (s->pc[ci].map)
+			err = smp_collect_cpu(s, ci, &sn);
+	free(sn.buf);
+	free(sn.off);
+	return err;
 }
 
 void

@@ -14,10 +14,13 @@
  * file (smp_record_to) that perf report/perf script accept.
  * Live attrs are adjusted at smp_start: sample_type gains TIME, TID, CPU
  * and IDENTIFIER, sample_id_all is set, READ gets PERF_FORMAT_ID, leaders
- * start disabled (then enabled together), wakeups use a watermark of half a
- * ring (smp_poll drains on its own timer well before), and if any event sets use_clockid all get its clockid
- * (events sharing a ring must share a clock).  bufpolicy: 1 (fill) disables every event at the first
- * loss; 2 (ring) is drained like 0 (perf has no overwrite mode we use).
+ * start disabled (then enabled together), wakeups use a watermark of half
+ * a ring (smp_poll drains on its own timer well before), and if any event
+ * sets use_clockid all get its clockid (events sharing a ring must share
+ * a clock).  bufpolicy: 1 (fill) disables every event at the first loss;
+ * 2 (ring) maps the rings read-only with write_backward, so the kernel
+ * keeps only the newest records; they are read once, at smp_flush (or
+ * when the targets are gone), and smp_poll delivers nothing before.
  */
 #ifndef PMCTRACE_SAMPLER_H
 #define PMCTRACE_SAMPLER_H

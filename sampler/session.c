@@ -413,6 +413,9 @@ smp_poll(struct smp_session *s, int timeout_ms, smp_record_cb cb, void *arg)
 int
 smp_flush(struct smp_session *s, smp_record_cb cb, void *arg)
 {
+	int err = smp_live_collect(s);
+	if (err)
+		return err;
 	int64_t n = smp_emit(s, UINT64_MAX, cb, arg);
 	return n > INT32_MAX ? INT32_MAX : (int)n;
 }

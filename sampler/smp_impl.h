@@ -67,6 +67,7 @@ struct smp_session {
 	int epfd;
 	int nhup, nwatch;		/* target fds that hung up / watched */
 	int started, eof;
+	int collected;			/* bufpolicy=ring: rings read at the end */
 	struct rb_merge merge;
 	uint64_t round_max;		/* newest time seen when the last round ended */
 	struct smp_delta delta;
@@ -96,6 +97,7 @@ void smp_count_drop(struct smp_session *s, int cpu, uint64_t n);
 void smp_live_close(struct smp_session *s);
 void smp_file_close(struct smp_session *s);
 int smp_live_poll(struct smp_session *s, int timeout_ms, smp_record_cb cb, void *arg);
+int smp_live_collect(struct smp_session *s);
 int smp_file_poll(struct smp_session *s, smp_record_cb cb, void *arg);
 
 /* decode.c — rec/len is one whole record; attr may be NULL for records of

@@ -123,6 +123,66 @@ test_kring_corrupt(void)
 	free(k.map);
 }
 
+/* Write one record the way a write_backward event does: below head. */
+static void
+fk_write_backward(struct fake_kernel *k, uint32_t size, uint32_t seq)
+{
+	uint64_t head = k->meta->data_head - size;
+	unsigned char rec[512];
+	struct perf_event_header *h = (struct perf_event_header *)rec;
+	h->type = PERF_RECORD_SAMPLE;
+	h->misc = 0;
+	h->size = (uint16_t)size;
+	for (uint32_t i = sizeof(*h); i < size; i++)
+		rec[i] = (unsigned char)(seq + i);
+	memcpy(rec + 8, &seq, 4);
+	for (uint32_t i = 0; i < size; i++)
+		k->data[(head + i) & (DATA - 1)] = rec[i];
+	__atomic_store_n(&k->meta->data_head, head, __ATOMIC_RELEASE);
+}
+
+static void
+test_kring_snapshot(void)
+{
+	struct fake_kernel k;
+	struct rb_kring r;
+	const struct perf_event_header *h;
+	fk_init(&k);
+	CU_ASSERT_EQUAL_FATAL(rb_kring_init(&r, k.map, PAGE, DATA), 0);
+	/* Not yet full: newest first, stop at the never-written zeros. */
+	for (uint32_t seq = 0; seq < 10; seq++)
+		fk_write_backward(&k, 48, seq);
+	rb_kring_snapshot(&r);
+	uint32_t want = 9, n = 0;
+	while ((h = rb_kring_read_event(&r)) && n < 100) {
+		CU_ASSERT(fk_check(h, want));
+		want--;
+		n++;
+		rb_kring_consume(&r);
+	}
+	CU_ASSERT_EQUAL(n, 10);
+	/* Wrapped many times, odd sizes: only whole records, newest first,
+	 * consecutive, and the partly overwritten oldest one left out. */
+	uint32_t seq;
+	for (seq = 10; seq < 5000; seq++)
+		fk_write_backward(&k, 16 + ((seq * 40) % 496), seq);
+	rb_kring_snapshot(&r);
+	want = seq - 1;
+	n = 0;
+	uint64_t bytes = 0;
+	while ((h = rb_kring_read_event(&r)) && n < 1000) {
+		CU_ASSERT_FATAL(fk_check(h, want));
+		bytes += h->size;
+		want--;
+		n++;
+		rb_kring_consume(&r);
+	}
+	CU_ASSERT(n > 10);
+	CU_ASSERT(bytes <= DATA && bytes > DATA - 512);
+	rb_kring_fini(&r);
+	free(k.map);
+}
+
 /* ---- SPSC stress ---- */
 
 #define SPSC_N 4000000u
@@ -393,6 +453,7 @@ static const struct cu_test tests[] = {
 	{ "merge_fit", test_merge_fit },
 	{ "kring_wrap", test_kring_wrap },
 	{ "kring_corrupt", test_kring_corrupt },
+	{ "kring_snapshot", test_kring_snapshot },
 	{ "spsc_stress", test_spsc_stress },
 	{ "spsc_full", test_spsc_full },
 	{ "merge_window", test_merge_window },

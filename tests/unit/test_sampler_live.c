@@ -406,6 +406,61 @@ test_inherit_thread_deltas(void)
 	smp_close(s);
 }
 
+static int
+first_time_cb(void *arg, const struct smp_record *r)
+{
+	struct live *l = arg;
+	if (r->type == PERF_RECORD_SAMPLE && !l->samples)
+		l->tsc_delta = r->time;	/* reused: time of the oldest sample */
+	return live_cb(arg, r);
+}
+
+static void
+test_bufpolicy_ring(void)
+{
+	/* A tiny ring in overwrite mode over 300 ms of CPU at 1 ms: nothing
+	 * comes out while running, and at the end only the newest samples,
+	 * oldest first, none from the first half of the run. */
+	struct smp_opts o;
+	memset(&o, 0, sizeof(o));
+	o.bufpolicy = 2;
+	o.bufsize = 8192;
+	int err;
+	struct smp_session *s = smp_open_live(&o, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	struct smp_event_spec sp = clock_spec(1000000);
+	sp.attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID;
+	sp.attr.use_clockid = 1;
+	sp.attr.clockid = CLOCK_MONOTONIC;
+	CU_ASSERT_EQUAL_FATAL(smp_add_event(s, &sp, NULL), 0);
+	int rc = smp_start(s);
+	if (rc)
+		fprintf(stderr, "smp_start: %s\n", smp_errmsg(s));
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	struct live l = { .pid = getpid() };
+	uint64_t t0 = now_ns();
+	volatile uint64_t x = 0;
+	uint64_t end = cpu_ns() + 300000000ULL;
+	while (cpu_ns() < end) {
+		for (int i = 0; i < 200000; i++)
+			x += (uint64_t)i;
+		CU_ASSERT_EQUAL(smp_poll(s, 0, first_time_cb, &l), 0);
+	}
+	uint64_t t1 = now_ns();
+	CU_ASSERT_EQUAL(l.samples, 0);
+	CU_ASSERT(smp_flush(s, first_time_cb, &l) > 0);
+	/* 8 KiB holds a few hundred 48-byte samples at most, over 2 CPUs. */
+	CU_ASSERT(l.samples > 20);
+	CU_ASSERT(l.samples < 8192 / 40 * 2);
+	CU_ASSERT(l.tsc_delta > t0 + (t1 - t0) / 2);
+	CU_ASSERT(l.last <= t1 + 50000000ULL);
+	CU_ASSERT_EQUAL(l.disorder, 0);
+	uint32_t cpu[64];
+	uint64_t nd[64];
+	CU_ASSERT_EQUAL(smp_drops(s, cpu, nd, 64), 0);	/* overwriting is the policy */
+	smp_close(s);
+}
+
 static void
 test_open_errors(void)
 {
@@ -539,6 +594,7 @@ static const struct cu_test tests[] = {
 	{ "group_read", test_group_read },
 	{ "target_exits", test_target_exits },
 	{ "inherit_thread_deltas", test_inherit_thread_deltas },
+	{ "bufpolicy_ring", test_bufpolicy_ring },
 	{ "open_errors", test_open_errors },
 	{ "record_to_perf_script", test_record_to_perf_script },
 	{ NULL, NULL },
