@@ -30,6 +30,7 @@ struct cli_ctx {
 	pid_t child;			/* -c */
 	int child_fd;			/* write end that releases the child */
 	int done;
+	int idle;			/* no events to read: only dtrace::: probes */
 	int exit_code;
 };
 

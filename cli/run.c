@@ -259,6 +259,12 @@ cli_run(struct cli_opts *o)
 		goto out;
 	if (o->cmd && cli_spawn(&cx) < 0)
 		goto out;
+	for (int i = 0; i < o->npids; i++)
+		if (kill(o->pids[i], 0) < 0 && errno == ESRCH) {
+			fprintf(stderr, "%s: failed to grab pid %d: %s\n", o->progname,
+			    (int)o->pids[i], strerror(ESRCH));
+			goto out;
+		}
 	if (o->npids)
 		d_set_target(cx.dh, o->pids[0]);
 	if (o->nprogs && cli_compile_all(&cx) < 0)
@@ -296,6 +302,10 @@ cli_enable(struct cli_ctx *cx)
 		    smp_errmsg(cx->smp));
 		return -1;
 	}
+	if (smp_nevents(cx->smp) == 0) {
+		cx->idle = 1;	/* only dtrace::: probes: nothing to open */
+		return 0;
+	}
 	if (cli_add_sideband(cx) < 0 || smp_start(cx->smp) < 0) {
 		fprintf(stderr, "%s: could not enable tracing: %s\n", p, smp_errmsg(cx->smp));
 		return -1;
@@ -322,23 +332,39 @@ cli_report_drops(struct cli_ctx *cx)
 			d_report_drops(cx->dh, cpus[i], drops[i]);
 }
 
-/* Has the -c child or the -p process gone? DTrace then says so and ends. */
+/* Has the -c child or the -p process gone?  DTrace then says so, in
+ * its words, and ends. */
+static void
+cli_report_child(struct cli_ctx *cx, int st)
+{
+	const char *p = cx->opts->progname;
+	if (WIFSIGNALED(st)) {
+		const char *abbrev = sigabbrev_np(WTERMSIG(st));
+		fprintf(stderr, "%s: pid %d terminated by SIG%s\n", p, (int)cx->child,
+		    abbrev ? abbrev : "UNKNOWN");
+	} else if (WIFEXITED(st) && WEXITSTATUS(st) != 0) {
+		fprintf(stderr, "%s: pid %d exited with status %d\n", p, (int)cx->child,
+		    WEXITSTATUS(st));
+	} else {
+		fprintf(stderr, "%s: pid %d has exited\n", p, (int)cx->child);
+	}
+}
+
 static int
 cli_target_gone(struct cli_ctx *cx)
 {
-	const char *p = cx->opts->progname;
 	if (cx->child > 0) {
 		int st;
 		if (waitpid(cx->child, &st, WNOHANG) != cx->child)
 			return 0;
-		fprintf(stderr, "%s: pid %d %s\n", p, (int)cx->child,
-		    WIFSIGNALED(st) ? "terminated by a signal" : "has exited");
+		cli_report_child(cx, st);
 		cx->child = 0;
 		return 1;
 	}
 	for (int i = 0; i < cx->opts->npids; i++)
 		if (kill(cx->opts->pids[i], 0) < 0 && errno == ESRCH) {
-			fprintf(stderr, "%s: pid %d has exited\n", p, (int)cx->opts->pids[i]);
+			fprintf(stderr, "%s: pid %d has exited\n", cx->opts->progname,
+			    (int)cx->opts->pids[i]);
 			return 1;
 		}
 	return 0;
@@ -357,6 +383,13 @@ static void
 cli_loop(struct cli_ctx *cx)
 {
 	while (!cx->done && !cli_interrupted) {
+		if (cx->idle) {
+			poll(NULL, 0, 100);
+			d_tick(cx->dh, cli_now());
+			if (cli_target_gone(cx))
+				break;
+			continue;
+		}
 		int n = smp_poll(cx->smp, 100, cli_on_record, cx);
 		if (n < 0 && n != -EINTR) {
 			fprintf(stderr, "%s: %s\n", cx->opts->progname, smp_errmsg(cx->smp));
@@ -372,6 +405,8 @@ cli_loop(struct cli_ctx *cx)
 			break;
 		}
 	}
+	if (cx->idle)
+		return;
 	if (cli_interrupted && !cx->done)
 		cli_drain(cx);
 	if (!cx->done)
@@ -379,13 +414,15 @@ cli_loop(struct cli_ctx *cx)
 	cli_report_drops(cx);
 }
 
+/* As dtrace_go: every probe is enabled before BEGIN fires, so a failed
+ * enable prints nothing from the script. */
 int
 cli_trace(struct cli_ctx *cx)
 {
+	if (cli_enable(cx) < 0)
+		return 1;
 	if (d_go(cx->dh) == D_STATUS_EXIT)
 		cx->done = 1;
-	if (!cx->done && cli_enable(cx) < 0)
-		return 1;
 	if (!cx->done) {
 		cli_release_child(cx);
 		if (prov_start(cx->reg, cli_fire, cx) == 0)

@@ -22,13 +22,19 @@ static FILE *
 prov_tp_fopen(const char *system, const char *event, const char *file)
 {
 	char path[256];
+	int first_err = 0;
 	for (size_t i = 0; i < 2; i++) {
 		snprintf(path, sizeof(path), "%s/events/%s/%s/%s",
 		    prov_tracefs_roots[i], system, event, file);
 		FILE *f = fopen(path, "r");
 		if (f)
 			return f;
+		if (i == 0)
+			first_err = errno;
 	}
+	/* The canonical mount's reason (EACCES) beats the old debugfs path's. */
+	if (first_err != ENOENT)
+		errno = first_err;
 	return NULL;
 }
 
@@ -69,6 +75,10 @@ prov_tp_load(struct prov_registry *r, const char *system, const char *event,
 	snprintf(tp->event, sizeof(tp->event), "%s", event);
 	snprintf(tp->name, sizeof(tp->name), "%s:%s", system, event);
 	FILE *f = prov_tp_fopen(system, event, "id");
+	if (!f && (errno == EACCES || errno == EPERM))
+		return prov_errf(r, "tracepoint %s:%s: permission denied reading tracefs; "
+		    "run as root (or with CAP_PERFMON and read access to /sys/kernel/tracing)",
+		    system, event);
 	if (!f)
 		return prov_errf(r, "tracepoint %s:%s is not available: tracefs is not "
 		    "mounted at /sys/kernel/tracing or the kernel lacks it (try: mount -t tracefs "
