@@ -35,7 +35,8 @@ done
 for f in "$root"/tests/e2e/*.sh; do
 	[ -e "$f" ] || continue
 	n=$(basename "$f")
-	(cd "$tmp" && timeout 300 sh "$f" >"$tmp/log" 2>&1); rc=$?
+	mkdir -p "$tmp/$n"	# each test its own working directory
+	(cd "$tmp/$n" && timeout 300 sh "$f" >"$tmp/log" 2>&1); rc=$?
 	case $rc in
 	0) ok "$n" ;;
 	77) skip=$((skip+1)); echo "skip $n: $(tail -1 "$tmp/log")" ;;
