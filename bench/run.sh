@@ -22,6 +22,10 @@ QUICK=${BENCH_QUICK:-0}
 REPS=${BENCH_REPS:-$([ "$QUICK" = 1 ] && echo 3 || echo 5)}
 ONLY=${BENCH_ONLY:-tracers startup subs}
 MAKE=${MAKE:-make}
+# Seconds a tracer gets to exit after SIGINT (then SIGTERM, as long again,
+# then SIGKILL).  bpftrace symbolizing the stacks of many processes on a
+# busy machine can need minutes; such a run keeps its timing, loses its output.
+STOP_T=${BENCH_STOP_TIMEOUT:-20}
 T0=$(date +%s)
 STAMP=$(date -u +%Y%m%dT%H%M%SZ)
 RES=$BENCH/results/$STAMP
@@ -215,7 +219,7 @@ trial() {
 	else
 		tracer_argv "$tr"
 		rm -f "$TMPD/perf.data" "$TMPD/trace.txt"
-		run_benchrun "$base.res" -T 60 -o "$base.out" -e "$base.err" -w "$base.wl" \
+		run_benchrun "$base.res" -T "$STOP_T" -o "$base.out" -e "$base.err" -w "$base.wl" \
 			"${TR[@]}" ::: "$BIN/$wl" ${WL_ARGS[$wl]}
 	fi
 	line=$(cat "$base.res")
@@ -228,9 +232,15 @@ trial() {
 	fi
 	case $(kv tracer_status "$line") in
 	none|exit:0|signal:2|exit:130) ;;
+	signal:9|signal:15) [ "$status" = ok ] && status=killed ;;
 	*) status=fail ;;
 	esac
-	if [ "$status" = fail ]; then
+	if [ "$status" = killed ]; then
+		# The workload ran to the end under the tracer, so its timing holds;
+		# the tool's own output and loss count are gone.
+		echo "  $wl under $tr: $tool did not exit within $STOP_T s of SIGINT; killed" \
+			"(its CPU time so far: ${tcpu:-?} s)"
+	elif [ "$status" = fail ]; then
 		reason=$(first_error "$base.err")
 		[ -n "$reason" ] || reason=$(first_error "$base.wl")
 		[ -n "$reason" ] || reason=$(note_text "$(kv note "$line")")", $(kv tracer_status "$line")"
@@ -245,7 +255,7 @@ trial() {
 		"${tcpu:-0}" "${ev:--}" "$lost" "$extra" "$status" "$reason" \
 		"$(kv wl_cpu "$line")" >>"$RES/trials.tsv"
 	# Keep the first repetition's tracer output for inspection; drop the rest.
-	[ "$rep" = 1 ] || [ "$status" = fail ] || rm -f "$base.out" "$base.err"
+	[ "$rep" = 1 ] || [ "$status" != ok ] || rm -f "$base.out" "$base.err"
 	rm -f "$TMPD/perf.data" "$TMPD/trace.txt"
 	if [ "$status" = fail ]; then
 		FAILED[$wl.$tr]=$reason
@@ -347,6 +357,12 @@ median() {
 		}' "$4"
 }
 
+# How many of a cell's runs had their tracer killed at exit.
+killed_runs() {
+	awk -F'\t' -v wl="$1" -v tr="$2" '$1 == wl && $2 == tr && $9 == "killed" { n++ }
+		END { print n + 0 }' "$3"
+}
+
 max_col() {
 	awk -F'\t' -v wl="$1" -v tr="$2" -v col="$3" '
 		$1 == wl && $2 == tr && $9 != "fail" && $col != "-" { if ($col + 0 > m) m = $col + 0; seen = 1 }
@@ -394,7 +410,7 @@ extra_text() {
 }
 
 report_tracers() {
-	local wl tr tool sd wall tcpu ev lost extra
+	local wl tr tool sd wall tcpu ev lost extra k
 	[ -f "$RES/trials.tsv" ] || return
 	echo
 	echo "Tracer overhead (median of $REPS interleaved runs; slowdown = traced wall / bare wall)"
@@ -424,7 +440,13 @@ report_tracers() {
 			lost=$(max_col "$wl" "$tr" 7 "$RES/trials.tsv")
 			extra=$(max_col "$wl" "$tr" 8 "$RES/trials.tsv")
 			[ "$extra" != - ] && [ "$extra" != 0 ] && lost="$lost ($extra $(extra_text "$tool"))"
-			printf '%-10s %-15s %8.3f %6s %8.3fx %8.3fx %8.3fx %13.3f %10.0f  %s\n' "$wl" "$tr" "$wall" \
+			k=$(killed_runs "$wl" "$tr" "$RES/trials.tsv")
+			if [ "$k" != 0 ]; then
+				[ "$lost" = - ] && lost= || lost="$lost; "
+				lost="${lost}killed at exit in $k run(s): no output, CPU a lower bound"
+			fi
+			[ "$ev" = - ] || ev=$(printf '%.0f' "$ev")
+			printf '%-10s %-15s %8.3f %6s %8.3fx %8.3fx %8.3fx %13.3f %10s  %s\n' "$wl" "$tr" "$wall" \
 				"$(spread "$wl" "$tr" "$RES/trials.tsv")" "$sd" "$(slowdown_min "$wl" "$tr")" \
 				"$(slowdown "$wl" "$tr" 11)" \
 				"$tcpu" "$ev" "$lost"
