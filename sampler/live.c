@@ -115,17 +115,25 @@ smp_event_bytes(const struct perf_event_attr *a)
 }
 
 /* Bytes of ring per CPU: -x bufsize if given, else enough for four drain
- * periods at the expected rate, between 256 KiB and 64 MiB. */
+ * periods at the expected rate, between 256 KiB and 64 MiB per CPU and
+ * at most 1 GiB over all CPUs (the rings are locked memory). */
+#define SMP_RING_MIN ((size_t)256 << 10)
+#define SMP_RING_MAX ((size_t)64 << 20)
+#define SMP_RING_TOTAL ((size_t)1 << 30)
+
 static size_t
 smp_ring_bytes(const struct smp_session *s, size_t page)
 {
 	size_t want = s->opts.bufsize;
 	if (!want) {
-		double bps = 0, per = s->opts.switchrate_ns ? (double)s->opts.switchrate_ns : SMP_DRAIN_NS;
+		uint64_t sr = s->opts.switchrate_ns;
+		double bps = 0, per = (double)(sr && sr < SMP_DRAIN_NS ? sr : SMP_DRAIN_NS);
 		for (int i = 0; i < s->nev; i++)
 			bps += smp_event_rate(&s->ev[i].spec.attr) * smp_event_bytes(&s->ev[i].spec.attr);
 		double b = bps * per / 1e9 * 4;
-		want = b < 256 << 10 ? 256 << 10 : b > 64 << 20 ? 64 << 20 : (size_t)b;
+		want = b < SMP_RING_MIN ? SMP_RING_MIN : b > SMP_RING_MAX ? SMP_RING_MAX : (size_t)b;
+		while (want > SMP_RING_MIN && want * (size_t)s->ncpu > SMP_RING_TOTAL)
+			want /= 2;
 	}
 	size_t r = page;
 	while (r < want && r < ((size_t)1 << 40))

@@ -59,6 +59,21 @@ live_cb(void *arg, const struct smp_record *r)
 	return 0;
 }
 
+/* Size of the largest perf ring mapped into this process. */
+static unsigned long long
+perf_map_bytes(void)
+{
+	char line[512];
+	unsigned long long lo, hi, best = 0;
+	FILE *f = fopen("/proc/self/maps", "r");
+	while (f && fgets(line, sizeof(line), f))
+		if (strstr(line, "perf_event") && sscanf(line, "%llx-%llx", &lo, &hi) == 2 && hi - lo > best)
+			best = hi - lo;
+	if (f)
+		fclose(f);
+	return best;
+}
+
 static uint64_t
 now_ns(void)
 {
@@ -134,6 +149,8 @@ test_cpu_clock_all_cpus(void)
 	if (rc)
 		fprintf(stderr, "smp_start: %s\n", smp_errmsg(s));
 	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	/* 1000 samples/s with callchains needs little: the 256 KiB floor. */
+	CU_ASSERT_EQUAL(perf_map_bytes(), (256ULL << 10) + (unsigned long long)sysconf(_SC_PAGESIZE));
 	spin_and_poll(s, 200, &l);
 	/* 200 ms of CPU under a 1 ms clock: about 200 samples are ours. */
 	CU_ASSERT(l.mine > 120);
@@ -203,6 +220,9 @@ test_sched_switch_raw(void)
 		fprintf(stderr, "smp_start: %s\n", smp_errmsg(s));
 	CU_ASSERT_EQUAL_FATAL(rc, 0);
 	uint64_t t_start = now_ns();
+	/* Sized from the rate a tracepoint can reach (1M/s): 8 MiB + a page. */
+	unsigned long long page = (unsigned long long)sysconf(_SC_PAGESIZE);
+	CU_ASSERT_EQUAL(perf_map_bytes(), (8ULL << 20) + page);
 	/* A thread pair ping-ponging over pipes switches a few thousand times. */
 	int a[2], b[2], fwd[2], back[2];
 	CU_ASSERT_FATAL(pipe(a) == 0 && pipe(b) == 0);
