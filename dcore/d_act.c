@@ -175,7 +175,13 @@ d_act_exec(struct d_vm *vm, const struct d_actsite *as, uint64_t *r)
 		}
 		break;
 	case F_PRINTA:
-		dagg_printa(vm->vm_out, &dh->dh_fctx, as->as_fmt, as->as_aggs, as->as_naggs);
+		if (dh->dh_opt[O_OFORMAT] == DOUT_JSON) {
+			struct dout_opts o;
+			d_dout_opts(dh, &o);
+			dout_printa(dh->dh_out, &o, &dh->dh_fctx, as->as_aggs, as->as_naggs);
+		} else {
+			dagg_printa(vm->vm_out, &dh->dh_fctx, as->as_fmt, as->as_aggs, as->as_naggs);
+		}
 		break;
 	case F_TRUNC:
 		dagg_trunc(as->as_aggs[0], as->as_nargs ? (int64_t)r[0] : DAGG_TRUNC_ALL);

@@ -33,6 +33,7 @@ struct d_cg {
 	uint32_t cg_actpc[1024];
 	int cg_nact;
 	int cg_records;
+	bool cg_spec, cg_comm, cg_drec;	/* speculate(), commit(), data seen */
 };
 
 /* ---- emission ---------------------------------------------------------------- */
@@ -708,6 +709,8 @@ cg_args(struct d_cg *cg, struct d_node *a, int line)
 	return base;
 }
 
+static void check_spec_order(struct d_cg *cg, int f, int line);
+
 static dagg_t *
 agg_handle(struct d_cg *cg, struct d_agginfo *ai, struct d_node *keys)
 {
@@ -731,6 +734,7 @@ cg_aggregate(struct d_cg *cg, struct d_node *n)
 	struct d_hdl *dh = cg->cg_dh;
 	struct d_node *ag = n->dn_l, *call = n->dn_r;
 	struct d_agginfo *ai = ag->dn_agg;
+	check_spec_order(cg, F_COUNT, n->dn_line);
 	dh->dh_aggsites = pool_grow(dh, dh->dh_aggsites, dh->dh_naggsites, &dh->dh_aggsitecap, sizeof(struct d_aggsite));
 	uint32_t idx = dh->dh_naggsites++;
 	struct d_aggsite *s = &dh->dh_aggsites[idx];
@@ -804,6 +808,71 @@ fmt_check(struct d_cg *cg, struct d_actsite *as, const char *fname, const char *
 		d_error(cg->cg_dh, tag ? d_errtag_byname(tag) : D_PRINTF_ARG_TYPE, line, "%s", err);
 }
 
+static bool
+is_data_action(int f)
+{
+	switch (f) {
+	case F_SPECULATE: case F_COMMIT: case F_DISCARD: case F_EXIT:
+	case F_SETOPT: case F_TRUNC: case F_CLEAR: case F_NORMALIZE:
+	case F_DENORMALIZE: case F_SYSTEM: case F_RAISE: case F_STOP:
+	case F_CHILL: case F_BREAKPOINT: case F_PANIC: case F_FREOPEN:
+	case F_FTRUNCATE:
+		return false;
+	default:
+		return true;
+	}
+}
+
+static bool
+is_destructive(int f)
+{
+	return f == F_SYSTEM || f == F_RAISE || f == F_STOP || f == F_CHILL ||
+	    f == F_BREAKPOINT || f == F_PANIC || f == F_COPYINTO;
+}
+
+/* DTrace's ordering rules for speculate()/commit() within one clause. */
+static void
+check_spec_order(struct d_cg *cg, int f, int line)
+{
+	struct d_hdl *dh = cg->cg_dh;
+	if (f == F_SPECULATE) {
+		if (cg->cg_spec)
+			d_error(dh, D_SPEC_SPEC, line, "speculate( ) may not follow speculate( )");
+		if (cg->cg_comm)
+			d_error(dh, D_SPEC_COMM, line, "speculate( ) may not follow commit( )");
+		if (cg->cg_drec)
+			d_error(dh, D_SPEC_DREC, line, "speculate( ) may not follow data-recording action(s)");
+		cg->cg_spec = true;
+		return;
+	}
+	if (f == F_COMMIT || f == F_DISCARD) {
+		if (f == F_COMMIT && cg->cg_comm)
+			d_error(dh, D_COMM_COMM, line, "commit( ) may not follow commit( )");
+		if (cg->cg_drec)
+			d_error(dh, D_COMM_DREC, line, "%s( ) may not follow data-recording action(s)",
+			    f == F_COMMIT ? "commit" : "discard");
+		if (f == F_COMMIT)
+			cg->cg_comm = true;
+		return;
+	}
+	if (f == F_EXIT && cg->cg_spec)
+		d_error(dh, D_EXIT_SPEC, line, "exit( ) may not follow speculate( )");
+	if (is_destructive(f) && cg->cg_spec)
+		d_error(dh, D_ACT_SPEC, line, "destructive actions may not follow speculate( )");
+	if (f == F_COUNT) {	/* any aggregation */
+		if (cg->cg_spec)
+			d_error(dh, D_AGG_SPEC, line, "aggregating actions may not follow speculate( )");
+		if (cg->cg_comm)
+			d_error(dh, D_AGG_COMM, line, "aggregating actions may not follow commit( )");
+		return;
+	}
+	if (is_data_action(f)) {
+		if (cg->cg_comm)
+			d_error(dh, D_DREC_COMM, line, "data-recording actions may not follow commit( )");
+		cg->cg_drec = true;
+	}
+}
+
 static void
 cg_action(struct d_cg *cg, struct d_node *n)
 {
@@ -814,6 +883,7 @@ cg_action(struct d_cg *cg, struct d_node *n)
 	struct d_node *vals = a;
 	int save = cg->cg_free;
 	cg->cg_records = 1;
+	check_spec_order(cg, n->dn_subr, n->dn_line);
 
 	switch (n->dn_subr) {
 	case F_PRINTF:
@@ -913,6 +983,7 @@ cg_stack_stmt(struct d_cg *cg, struct d_node *n)
 {
 	uint32_t idx;
 	struct d_actsite *as = actsite(cg, F_STACK, &idx);
+	check_spec_order(cg, F_STACK, n->dn_line);
 	vdesc_of(cg, n, &as->as_vd[0]);
 	as->as_nargs = 1;
 	cg->cg_records = 1;

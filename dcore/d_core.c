@@ -242,6 +242,8 @@ d_close(d_hdl_t *dh)
 	free(dh->dh_probehash);
 	free(dh->dh_ecbs);
 	free(dh->dh_macro_used);
+	for (int i = 0; i < O_NOPTIONS; i++)
+		free((char *)dh->dh_optstr[i]);
 	d_arena_free(&dh->dh_arena);
 	free(dh);
 }
@@ -534,6 +536,8 @@ d_compile(d_hdl_t *dh, const char *text, const char *filename)
 		snprintf(dh->dh_errmsg, sizeof(dh->dh_errmsg), "cannot compile while tracing is active");
 		return -1;
 	}
+	if (!dh->dh_script)
+		dh->dh_script = d_strdup(dh, filename ? filename : text);
 	return d_compile_text(dh, text, filename, true) ? -1 : 0;
 }
 
@@ -603,6 +607,25 @@ d_alloc_runtime(d_hdl_t *dh)
 
 static void d_fire_error(d_hdl_t *dh, struct d_vm *vm, int fault);
 
+/* A completed clause's text: to the output, or with a machine-readable
+ * format as a JSON record, or (folded/svg/pprof) to the error file so the
+ * -o file holds only the picture. */
+static void
+d_commit_text(d_hdl_t *dh, struct d_vm *vm, const char *text, size_t len)
+{
+	int fmt = (int)dh->dh_opt[O_OFORMAT];
+	if (fmt == DOUT_TEXT) {
+		fwrite(text, 1, len, dh->dh_out);
+	} else if (fmt == DOUT_JSON) {
+		const struct d_probe *p = vm->vm_probe;
+		struct dout_rec r = { vm->vm_f->df_cpu, p->pr_id, vm->vm_f->df_timestamp,
+		    p->pr_prov, p->pr_mod, p->pr_func, p->pr_name, text, len };
+		dout_json_record(dh->dh_out, &r);
+	} else {
+		fwrite(text, 1, len, dh->dh_err);
+	}
+}
+
 /* Run one ECB: its clause's records are committed only if it completes. */
 static void
 d_run_ecb(d_hdl_t *dh, struct d_vm *vm, struct d_ecb *e)
@@ -627,7 +650,7 @@ d_run_ecb(d_hdl_t *dh, struct d_vm *vm, struct d_ecb *e)
 	fflush(dh->dh_clbuf);
 	off_t len = ftello(dh->dh_clbuf);
 	if (len > 0 && !vm->vm_spec)
-		fwrite(dh->dh_clbuf_mem, 1, (size_t)len, dh->dh_out);
+		d_commit_text(dh, vm, dh->dh_clbuf_mem, (size_t)len);
 	if (vm->vm_header && !vm->vm_spec)
 		dh->dh_header_done = true;
 }
@@ -847,6 +870,27 @@ d_tick(d_hdl_t *dh, uint64_t now_ns)
 	fflush(dh->dh_out);
 }
 
+/* Options for dout: the first description that samples names the counter. */
+void
+d_dout_opts(d_hdl_t *dh, struct dout_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->do_fmt = (int)dh->dh_opt[O_OFORMAT];
+	o->do_reverse = (int)dh->dh_opt[O_FLAMEREVERSE];
+	o->do_title = dh->dh_optstr[O_FLAMETITLE];
+	o->do_script = dh->dh_script;
+	o->do_progname = dh->dh_prog;
+	for (struct d_desc *d = dh->dh_descs; d; d = d->ds_next) {
+		const char *t = d->ds_text, *name = strrchr(t, ':');
+		name = name ? name + 1 : t;
+		if (strcmp(name, "BEGIN") == 0 || strcmp(name, "END") == 0 ||
+		    strcmp(name, "ERROR") == 0 || strncmp(name, "tick-", 5) == 0)
+			continue;
+		o->do_probe = t;
+		break;
+	}
+}
+
 int
 d_stop(d_hdl_t *dh)
 {
@@ -862,10 +906,17 @@ d_stop(d_hdl_t *dh)
 	if (!exited && dh->dh_exited)
 		dh->dh_exited = true;	/* exit() in END only sets the code */
 	d_report_all_drops(dh);
-	/* dtrace(1) ends its consume loop with a newline, -q or not, and then
-	 * prints the aggregations no printa() has printed */
-	fputc('\n', dh->dh_out);
-	int rc = dagg_print_all(dh->dh_aggset, dh->dh_out, &dh->dh_fctx);
+	int rc;
+	if (dh->dh_opt[O_OFORMAT] != DOUT_TEXT) {
+		struct dout_opts o;
+		d_dout_opts(dh, &o);
+		rc = dout_print_all(dh->dh_out, &o, &dh->dh_fctx, dh->dh_aggset);
+	} else {
+		/* dtrace(1) ends its consume loop with a newline, -q or not, and
+		 * then prints the aggregations no printa() has printed */
+		fputc('\n', dh->dh_out);
+		rc = dagg_print_all(dh->dh_aggset, dh->dh_out, &dh->dh_fctx);
+	}
 	fflush(dh->dh_out);
 	return rc;
 }

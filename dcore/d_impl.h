@@ -34,6 +34,7 @@
 #include "dcore/dagg.h"
 #include "dcore/dfmt.h"
 #include "dcore/dspec.h"
+#include "dcore/dout.h"
 #include "dcore/d_errtags.h"
 #include "dcore/d_opcodes.h"
 
@@ -421,7 +422,7 @@ enum d_opt {
 	O_LINKTYPE, O_NOLIBS, O_PGMAX, O_PSPEC, O_SCRATCHSIZE, O_STDC,
 	O_SYNCDEST, O_SYNCRATE, O_TREE, O_TREEDUMP, O_UNDEF, O_VERBOSE,
 	O_MAXFRAMES, O_IREGS, O_DTYPES, O_MAXSTRSIZE, O_OUTPUTFMT,
-	O_PMCMULTIPLEX, O_NOPTIONS
+	O_PMCMULTIPLEX, O_OFORMAT, O_FLAMEREVERSE, O_FLAMETITLE, O_NOPTIONS
 };
 int d_opt_set(struct d_hdl *dh, const char *name, const char *value);
 int d_opt_get(struct d_hdl *dh, const char *name, int64_t *val);
@@ -533,6 +534,8 @@ struct d_hdl {
 	/* options */
 	int64_t dh_opt[O_NOPTIONS];
 	bool dh_optset[O_NOPTIONS];
+	const char *dh_optstr[O_NOPTIONS];	/* string-valued options */
+	const char *dh_script;		/* first script file or -n text (dout titles) */
 
 	/* types and names */
 	struct d_tname *dh_tnames;	/* typedefs and base types */
@@ -615,6 +618,7 @@ _Noreturn void d_error_at(struct d_lex *lx, int tag, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 struct d_probe *d_probe_find(struct d_hdl *dh, uint32_t id);
 int d_proc_read(void *ctx, int32_t pid, struct d_procinfo *out);
+void d_dout_opts(struct d_hdl *dh, struct dout_opts *o);
 
 /* Parser / cook / compiler entry points. */
 struct d_pclause {

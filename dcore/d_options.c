@@ -16,7 +16,7 @@
 
 #include "dcore/d_impl.h"
 
-enum { OT_BOOL, OT_SIZE, OT_RATE, OT_COUNT, OT_POLICY, OT_STR, OT_IGNORE };
+enum { OT_BOOL, OT_SIZE, OT_RATE, OT_COUNT, OT_POLICY, OT_STR, OT_OFORMAT };
 
 static const struct d_optdef {
 	const char *name;
@@ -90,6 +90,9 @@ static const struct d_optdef {
 	{ "maxstrsize", O_MAXSTRSIZE, OT_SIZE, 8192, false },
 	{ "outputformat", O_OUTPUTFMT, OT_STR, 0, false },
 	{ "pmcmultiplex", O_PMCMULTIPLEX, OT_BOOL, 0, false },
+	{ "oformat", O_OFORMAT, OT_OFORMAT, DOUT_TEXT, false },
+	{ "flamereverse", O_FLAMEREVERSE, OT_BOOL, 0, false },
+	{ "flametitle", O_FLAMETITLE, OT_STR, 0, false },
 	{ NULL, 0, 0, 0, false }
 };
 
@@ -218,6 +221,10 @@ d_opt_parse_value(int opt, const char *value, int64_t *out)
 			else return -1;
 		}
 		return 0;
+	case OT_OFORMAT:
+		if (!value || (*out = dout_fmt_byname(value)) < 0)
+			return -1;
+		return 0;
 	default:
 		*out = value ? 1 : 0;
 		return 0;
@@ -251,6 +258,10 @@ d_opt_set(struct d_hdl *dh, const char *name, const char *value)
 	}
 	dh->dh_opt[o->opt] = v;
 	dh->dh_optset[o->opt] = true;
+	if (o->type == OT_STR) {
+		free((char *)dh->dh_optstr[o->opt]);
+		dh->dh_optstr[o->opt] = value ? strdup(value) : NULL;
+	}
 	return 0;
 }
 
