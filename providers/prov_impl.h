@@ -55,6 +55,9 @@ extern const struct prov_ops prov_proc_ops;
 extern const struct prov_ops prov_io_ops;
 extern const struct prov_ops prov_vminfo_ops;
 extern const struct prov_ops prov_sysinfo_ops;
+extern const struct prov_ops prov_pid_ops;
+extern const struct prov_ops prov_tcp_ops;
+extern const struct prov_ops prov_udp_ops;
 
 /* Registry services for providers. */
 const struct prov_config *prov_cfg(const struct prov_registry *r);

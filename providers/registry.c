@@ -25,6 +25,9 @@ static const struct prov_ops *const prov_table[] = {
 	&prov_io_ops,
 	&prov_vminfo_ops,
 	&prov_sysinfo_ops,
+	&prov_pid_ops,
+	&prov_tcp_ops,
+	&prov_udp_ops,
 };
 #define NPROV (sizeof(prov_table) / sizeof(prov_table[0]))
 
@@ -215,6 +218,19 @@ prov_desc_match(const struct d_probe_desc *pd, const struct d_probe_info *pi)
 	    prov_field_match(pd->dpd_name, pi->dp_name);
 }
 
+/* A description's provider names ops: by glob, or as the provider's name
+ * followed by a process id (pid1234, the pid provider's instances). */
+static int
+prov_names_ops(const char *pattern, const struct prov_ops *ops)
+{
+	size_t n = strlen(ops->po_name);
+	if (prov_field_match(pattern, ops->po_name))
+		return 1;
+	if (!pattern || strncmp(pattern, ops->po_name, n) || !pattern[n])
+		return 0;
+	return strspn(pattern + n, "0123456789") == strlen(pattern + n);
+}
+
 static int
 prov_catalog_match(void *ctx, const struct d_probe_desc *pd, d_probe_cb cb,
     void *arg, char *errbuf, size_t errlen)
@@ -223,7 +239,7 @@ prov_catalog_match(void *ctx, const struct d_probe_desc *pd, d_probe_cb cb,
 	int total = 0;
 	r->err[0] = '\0';
 	for (size_t i = 0; i < NPROV; i++) {
-		if (!prov_field_match(pd->dpd_prov, prov_table[i]->po_name))
+		if (!prov_names_ops(pd->dpd_prov, prov_table[i]))
 			continue;
 		int n = prov_table[i]->po_match(r, pd, cb, arg);
 		if (n < 0) {
@@ -249,7 +265,7 @@ prov_list(struct prov_registry *r, const struct d_probe_desc *pd, d_probe_cb cb,
 	if (!pd)
 		pd = &any;
 	for (size_t i = 0; i < NPROV; i++) {
-		if (!prov_field_match(pd->dpd_prov, prov_table[i]->po_name))
+		if (!prov_names_ops(pd->dpd_prov, prov_table[i]))
 			continue;
 		if (prov_table[i]->po_list(r, pd, cb, arg) < 0)
 			return -1;

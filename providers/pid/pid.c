@@ -1,0 +1,453 @@
+/*
+ * pid.c — the pid provider: pid<PID>:<module>:<function>:entry, :return and
+ * :<hex offset> in a user process, through uprobes (the uprobe PMU of
+ * perf_event_open: config1 = the file's path, config2 = the file offset,
+ * config bit "retprobe" for returns).
+ *
+ * Functions come from the symbolizer (sym_user_funcs: every function of
+ * every file the process maps now, module = the file's basename; "a.out"
+ * names the main executable).  A description whose name is empty or a
+ * glob creates entry and return probes only; an instruction offset must be
+ * named exactly (pid123:a.out:main:1c).
+ *
+ * args: entry/offset: arg0..arg5 = the integer arguments (rdi, rsi, rdx,
+ * rcx, r8, r9, read from the sampled user registers); return: arg1 = the
+ * return value (rax) as in DTrace, and arg0 = the address returned to (a
+ * uretprobe does not know the offset of the return instruction that
+ * DTrace puts there).
+ *
+ * Uprobes are attached to the file, and the events here are opened on
+ * every CPU: other processes running the same code trap too (each firing
+ * of another pid is dropped here), so probing libc costs them a little.
+ * For -c the target is still the stopped pmctrace child when probes are
+ * created, so only functions of files already mapped (shared libraries)
+ * resolve; a.out of a -c command needs the command's path (not yet in
+ * prov_config).
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
+#include "providers/prov_impl.h"
+#include "symbolizer/symbolizer.h"
+
+#define PID_MAX_PROBES 1024
+#define PID_PATH 256
+
+/* x86_64 perf register numbers (asm/perf_regs.h) */
+enum { PR_AX = 0, PR_CX = 2, PR_DX = 3, PR_SI = 4, PR_DI = 5, PR_IP = 8, PR_R8 = 16, PR_R9 = 17 };
+#define PID_REGS ((1ull << PR_AX) | (1ull << PR_CX) | (1ull << PR_DX) | (1ull << PR_SI) | \
+    (1ull << PR_DI) | (1ull << PR_IP) | (1ull << PR_R8) | (1ull << PR_R9))
+
+enum { PK_ENTRY, PK_RETURN, PK_OFFSET };
+
+struct pid_uprobe {
+	char path[PID_PATH];
+	uint64_t offset;
+	uint32_t probe;
+	int32_t pid;
+	int kind;
+};
+
+/* One allocation, grown by reallocating the whole state (the registry
+ * frees provider state with free()). */
+struct pid_state {
+	int n, cap;
+	int pmu_type, retbit;
+	struct pid_uprobe up[];
+};
+
+struct pid_matchctx {
+	struct prov_registry *r;
+	const struct d_probe_desc *pd;
+	int32_t pid;
+	char exe[64];			/* the basename a.out stands for */
+	char skipmod[64];		/* -c: our own image in the waiting child */
+	d_probe_cb cb;
+	void *arg;
+	int n;
+	int failed;
+};
+
+static const char *const pid_entry_args[] = {
+	"uint64_t", "uint64_t", "uint64_t", "uint64_t", "uint64_t", "uint64_t"
+};
+
+static struct pid_state *
+pid_state_get(struct prov_registry *r)
+{
+	struct pid_state *st = prov_state(r, &prov_pid_ops);
+	if (!st && (st = calloc(1, sizeof(*st))))
+		prov_set_state(r, &prov_pid_ops, st);
+	if (!st)
+		prov_errf(r, "out of memory");
+	return st;
+}
+
+static int
+pid_parse(const char *prov, int32_t *pid)
+{
+	if (!prov || strncmp(prov, "pid", 3) || !prov[3] ||
+	    strspn(prov + 3, "0123456789") != strlen(prov + 3))
+		return -1;
+	*pid = (int32_t)atoi(prov + 3);
+	return *pid > 0 ? 0 : -1;
+}
+
+static struct pid_uprobe *
+pid_slot(struct prov_registry *r)
+{
+	struct pid_state *st = pid_state_get(r);
+	if (!st)
+		return NULL;
+	if (st->n == PID_MAX_PROBES) {
+		prov_errf(r, "pid provider: more than %d probes (each uprobe takes the kernel "
+		    "tens of ms to set up and remove); name a module or fewer functions", PID_MAX_PROBES);
+		return NULL;
+	}
+	if (st->n == st->cap) {
+		int ncap = st->cap ? st->cap * 2 : 64;
+		struct pid_state *n = realloc(st, sizeof(*st) + (size_t)ncap * sizeof(st->up[0]));
+		if (!n) {
+			prov_errf(r, "out of memory");
+			return NULL;
+		}
+		st = n;
+		st->cap = ncap;
+		prov_set_state(r, &prov_pid_ops, st);
+	}
+	return &st->up[st->n];
+}
+
+/* One probe for function f; kind/offset say where in it. */
+static int
+pid_make(struct pid_matchctx *mc, const struct sym_func *f, const char *mod, int kind,
+    uint64_t off, const char *name)
+{
+	char prov[32];
+	snprintf(prov, sizeof(prov), "pid%d", mc->pid);
+	struct prov_probe *p = prov_find(mc->r, prov, mod, f->sf_name, name);
+	if (!p) {
+		struct pid_uprobe *u = pid_slot(mc->r);
+		if (!u)
+			return -1;
+		if (!(p = prov_add(mc->r, &prov_pid_ops, mod, f->sf_name, name)))
+			return prov_errf(mc->r, "out of memory");
+		snprintf(p->pp_names[0], sizeof(p->pp_names[0]), "%s", prov);
+		if (strlen(f->sf_path) >= sizeof(u->path))
+			return prov_errf(mc->r, "pid provider: path too long: %s", f->sf_path);
+		snprintf(u->path, sizeof(u->path), "%s", f->sf_path);
+		u->offset = f->sf_offset + off;
+		u->probe = p->pp_info.dp_id;
+		u->pid = mc->pid;
+		u->kind = kind;
+		p->pp_param[0] = (uint64_t)((struct pid_state *)prov_state(mc->r, &prov_pid_ops))->n++;
+		prov_set_args(p, kind == PK_RETURN ? 2 : 6, pid_entry_args);
+	}
+	if (!prov_desc_match(mc->pd, &p->pp_info))
+		return 0;
+	if (mc->cb && mc->cb(mc->arg, &p->pp_info) < 0)
+		return -1;
+	mc->n++;
+	return 0;
+}
+
+static int
+pid_func_cb(void *arg, const struct sym_func *f)
+{
+	struct pid_matchctx *mc = arg;
+	const char *want = mc->pd->dpd_name ? mc->pd->dpd_name : "";
+	/* the module as the description named it: a.out for the executable */
+	const char *mod = f->sf_module;
+	if (mc->pd->dpd_mod && !strcmp(mc->pd->dpd_mod, "a.out") && !strcmp(f->sf_module, mc->exe))
+		mod = "a.out";
+	int rc = 0;
+	if (mc->skipmod[0] && !strcmp(f->sf_module, mc->skipmod))
+		return 0;
+	/* gcc's .cold parts are jumped to, never called: no entry, no return */
+	if (strstr(f->sf_name, ".cold"))
+		return 0;
+	if (prov_field_match(want, "entry"))
+		rc = pid_make(mc, f, mod, PK_ENTRY, 0, "entry");
+	if (!rc && prov_field_match(want, "return"))
+		rc = pid_make(mc, f, mod, PK_RETURN, 0, "return");
+	if (!rc && *want && !prov_has_glob(want) && strspn(want, "0123456789abcdefABCDEF") == strlen(want)) {
+		uint64_t off = strtoull(want, NULL, 16);
+		if (off >= f->sf_size && f->sf_size)
+			return 0;	/* past this function's end */
+		rc = pid_make(mc, f, mod, PK_OFFSET, off, want);
+	}
+	if (rc < 0)
+		mc->failed = 1;
+	return rc < 0 ? 1 : 0;
+}
+
+/* The basename of the process's executable (what a.out stands for). */
+static void
+pid_exe(int32_t pid, char *buf, size_t len)
+{
+	char path[64], target[512];
+	snprintf(path, sizeof(path), "/proc/%d/exe", pid);
+	ssize_t n = readlink(path, target, sizeof(target) - 1);
+	buf[0] = '\0';
+	if (n <= 0)
+		return;
+	target[n] = '\0';
+	const char *b = strrchr(target, '/');
+	snprintf(buf, len, "%.63s", b ? b + 1 : target);
+}
+
+/* -c: until the probes are on, the target is pmctrace's own child waiting
+ * to exec the command, so its maps are ours.  The command is in that
+ * child's argv (our own): "-c CMD", "-cCMD" or a bundle ending in c. */
+static int
+pid_cmd_word(int32_t pid, char *word, size_t len)
+{
+	char path[64], buf[8192], a[512], b[512];
+	snprintf(path, sizeof(path), "/proc/%d/exe", pid);
+	ssize_t na = readlink(path, a, sizeof(a) - 1), nb = readlink("/proc/self/exe", b, sizeof(b) - 1);
+	if (na <= 0 || na != nb || memcmp(a, b, (size_t)na))
+		return -1;	/* not our child: it already runs its program */
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -1;
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	const char *cmd = NULL;
+	for (const char *p = buf; p < buf + n && !cmd; p += strlen(p) + 1) {
+		if (p[0] != '-' || p[1] == '-' || !strchr(p, 'c'))
+			continue;
+		const char *c = strchr(p, 'c');
+		/* a bundle of flags ending in c takes the next word; -cCMD is glued */
+		if (c[1])
+			cmd = strspn(p + 1, "qFvwZ") == (size_t)(c - p - 1) ? c + 1 : NULL;
+		else if (strspn(p + 1, "qFvwZ") == (size_t)(c - p - 1) && p + strlen(p) + 1 < buf + n)
+			cmd = p + strlen(p) + 1;
+	}
+	if (!cmd)
+		return -1;
+	size_t w = strcspn(cmd, " \t");
+	snprintf(word, len, "%.*s", (int)(w < len ? w : len - 1), cmd);
+	return 0;
+}
+
+/* The file a command word runs: a path, or found in $PATH. */
+static int
+pid_resolve(const char *word, char *out, size_t len)
+{
+	if (strchr(word, '/'))
+		return realpath(word, out) && strlen(out) < len ? 0 : -1;
+	const char *env = getenv("PATH");
+	char dir[4096], cand[4096 + 520];
+	for (const char *p = env ? env : "/usr/bin:/bin"; *p; ) {
+		size_t n = strcspn(p, ":");
+		snprintf(dir, sizeof(dir), "%.*s", (int)n, p);
+		snprintf(cand, sizeof(cand), "%s/%s", n ? dir : ".", word);
+		if (access(cand, X_OK) == 0 && realpath(cand, out))
+			return 0;
+		p += n + (p[n] == ':');
+	}
+	return -1;
+}
+
+/* Teach the symbolizer a stand-in process mapping path, so that its
+ * function list (with file offsets) can be asked for before the command
+ * has been exec'd.  Pids never go this high (pid_max <= 2^22). */
+#define PID_STANDIN 0x7fff0000
+static int32_t
+pid_standin(struct prov_registry *r, const char *path)
+{
+	static int32_t next = PID_STANDIN;
+	union { struct perf_event_header h; char b[4096 + 128]; } rec;
+	struct stat stt;
+	if (stat(path, &stt) < 0 || strlen(path) >= 4096)
+		return -1;
+	memset(&rec, 0, sizeof(rec));
+	char *q = rec.b + sizeof(rec.h);
+	int32_t pid = next++;
+	uint64_t addr = 0x10000000000ull, len = (uint64_t)stt.st_size, pgoff = 0, ino = stt.st_ino, gen = 0;
+	uint32_t maj = major(stt.st_dev), min = minor(stt.st_dev);
+	uint32_t prot = PROT_READ | PROT_EXEC, flags = MAP_PRIVATE;
+	memcpy(q, &pid, 4); memcpy(q + 4, &pid, 4);
+	memcpy(q + 8, &addr, 8); memcpy(q + 16, &len, 8); memcpy(q + 24, &pgoff, 8);
+	memcpy(q + 32, &maj, 4); memcpy(q + 36, &min, 4); memcpy(q + 40, &ino, 8);
+	memcpy(q + 48, &gen, 8); memcpy(q + 56, &prot, 4); memcpy(q + 60, &flags, 4);
+	strcpy(q + 64, path);
+	rec.h.type = PERF_RECORD_MMAP2;
+	rec.h.misc = PERF_RECORD_MISC_USER;
+	rec.h.size = (uint16_t)((sizeof(rec.h) + 64 + strlen(path) + 1 + 7) & ~7u);
+	sym_note_record(prov_cfg(r)->sym, &rec.h);
+	return pid;
+}
+
+static int
+pid_match(struct prov_registry *r, const struct d_probe_desc *pd, d_probe_cb cb, void *arg)
+{
+	struct pid_matchctx mc = { .r = r, .pd = pd, .cb = cb, .arg = arg };
+	if (pid_parse(pd->dpd_prov, &mc.pid) < 0)
+		return 0;	/* "pid" alone or a glob: DTrace needs a process id */
+	if (!prov_cfg(r)->sym)
+		return prov_errf(r, "pid provider: no symbolizer");
+	if (kill(mc.pid, 0) < 0)
+		return prov_errf(r, "failed to grab pid %d: no such process", mc.pid);
+	pid_exe(mc.pid, mc.exe, sizeof(mc.exe));
+	const char *modglob = pd->dpd_mod && *pd->dpd_mod ? pd->dpd_mod : NULL;
+	const char *funcglob = pd->dpd_func && *pd->dpd_func ? pd->dpd_func : NULL;
+	char word[512], path[4096];
+	int rc = 0;
+	if (pid_cmd_word(mc.pid, word, sizeof(word)) == 0 && pid_resolve(word, path, sizeof(path)) == 0) {
+		/* a -c command not yet exec'd: its program stands in for a.out,
+		 * and the child's own pmctrace image is no part of the target */
+		snprintf(mc.skipmod, sizeof(mc.skipmod), "%s", mc.exe);
+		const char *b = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+		snprintf(mc.exe, sizeof(mc.exe), "%.63s", b);
+		int a_out = modglob && !strcmp(modglob, "a.out");
+		int32_t standin = pid_standin(r, path);
+		if (standin > 0 && (!modglob || a_out || prov_field_match(modglob, mc.exe)))
+			rc = sym_user_funcs(prov_cfg(r)->sym, standin, mc.exe, funcglob, pid_func_cb, &mc);
+		if (!a_out && rc >= 0 && !mc.failed)
+			rc = sym_user_funcs(prov_cfg(r)->sym, mc.pid, modglob, funcglob, pid_func_cb, &mc);
+	} else {
+		if (modglob && !strcmp(modglob, "a.out"))
+			modglob = mc.exe;
+		rc = sym_user_funcs(prov_cfg(r)->sym, mc.pid, modglob, funcglob, pid_func_cb, &mc);
+	}
+	if (mc.failed)
+		return -1;
+	if (rc < 0)
+		return prov_errf(r, "failed to grab pid %d: cannot read its mappings", mc.pid);
+	return mc.n;
+}
+
+static int
+pid_list(struct prov_registry *r, const struct d_probe_desc *pd, d_probe_cb cb, void *arg)
+{
+	/* pid probes exist only for a named process (dtrace -l -n 'pid123:::') */
+	return pid_match(r, pd, cb, arg);
+}
+
+static int
+pid_pmu(struct prov_registry *r, struct pid_state *st)
+{
+	char line[64];
+	if (st->pmu_type)
+		return 0;
+	FILE *f = fopen("/sys/bus/event_source/devices/uprobe/type", "r");
+	if (!f)
+		return prov_errf(r, "pid provider: the kernel has no uprobe PMU "
+		    "(/sys/bus/event_source/devices/uprobe; CONFIG_UPROBE_EVENTS)");
+	if (!fgets(line, sizeof(line), f))
+		line[0] = '\0';
+	fclose(f);
+	st->pmu_type = atoi(line);
+	st->retbit = 0;
+	if ((f = fopen("/sys/bus/event_source/devices/uprobe/format/retprobe", "r"))) {
+		if (fgets(line, sizeof(line), f) && !strncmp(line, "config:", 7))
+			st->retbit = atoi(line + 7);
+		fclose(f);
+	}
+	return st->pmu_type > 0 ? 0 : prov_errf(r, "pid provider: unreadable uprobe PMU type");
+}
+
+static int
+pid_add_uprobe(struct prov_registry *r, struct smp_session *s, struct pid_state *st, int i)
+{
+	const struct pid_uprobe *u = &st->up[i];
+	struct smp_event_spec sp;
+	memset(&sp, 0, sizeof(sp));
+	sp.attr.size = sizeof(sp.attr);
+	sp.attr.type = (uint32_t)st->pmu_type;
+	sp.attr.config = u->kind == PK_RETURN ? 1ull << st->retbit : 0;
+	sp.attr.config1 = (uint64_t)(uintptr_t)u->path;	/* read at open */
+	sp.attr.config2 = u->offset;
+	sp.attr.sample_period = 1;
+	sp.attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+	    PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_REGS_USER |
+	    (prov_cfg(r)->want_callchains ? PERF_SAMPLE_CALLCHAIN : 0);
+	sp.attr.sample_regs_user = PID_REGS;
+	sp.attr.sample_id_all = 1;
+	sp.attr.use_clockid = 1;
+	sp.attr.clockid = 1;	/* CLOCK_MONOTONIC, as every other event */
+	sp.attr.disabled = 1;
+	sp.scope = SMP_EACH_CPU;
+	sp.group_leader = -1;
+	sp.name = "uprobe";
+	sp.owner = (void *)&prov_pid_ops;
+	sp.cookie = (uint64_t)i;
+	int evidx;
+	if (smp_add_event(s, &sp, &evidx) < 0)
+		return prov_errf(r, "%s", smp_errmsg(s));
+	return 0;
+}
+
+static int
+pid_enable(struct prov_registry *r, struct smp_session *s)
+{
+	struct pid_state *st = prov_state(r, &prov_pid_ops);
+	if (!st)
+		return 0;
+	for (int i = 0; i < st->n; i++) {
+		if (!prov_is_enabled(r, st->up[i].probe))
+			continue;
+		if (pid_pmu(r, st) < 0 || pid_add_uprobe(r, s, st, i) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* The register value for perf register number reg, from a sample that
+ * carries the PID_REGS set (values in ascending register order). */
+static uint64_t
+pid_reg(const struct smp_record *rec, int reg)
+{
+	uint32_t idx = 0;
+	if (!rec->regs_abi || !rec->regs)
+		return 0;
+	for (int b = 0; b < reg; b++)
+		if (PID_REGS & (1ull << b))
+			idx++;
+	return idx < rec->nr_regs ? rec->regs[idx] : 0;
+}
+
+static int
+pid_decode(struct prov_registry *r, const struct smp_record *rec, uint64_t cookie,
+    prov_fire_fn fire, void *arg)
+{
+	struct pid_state *st = prov_state(r, &prov_pid_ops);
+	if (!st || rec->type != PERF_RECORD_SAMPLE || cookie >= (uint64_t)st->n)
+		return 0;
+	const struct pid_uprobe *u = &st->up[cookie];
+	if (rec->pid != u->pid)
+		return 0;	/* another process running the same file */
+	uint64_t kbuf[128], ubuf[128];
+	struct d_firing f;
+	prov_firing_from_sample(r, rec, &f, kbuf, ubuf, 128);
+	f.df_probe = u->probe;
+	f.df_uregs_ip = pid_reg(rec, PR_IP);
+	if (u->kind == PK_RETURN) {
+		f.df_args[0] = f.df_uregs_ip;
+		f.df_args[1] = pid_reg(rec, PR_AX);
+		f.df_nargs = 2;
+	} else {
+		static const int argregs[6] = { PR_DI, PR_SI, PR_DX, PR_CX, PR_R8, PR_R9 };
+		for (int i = 0; i < 6; i++)
+			f.df_args[i] = pid_reg(rec, argregs[i]);
+		f.df_nargs = 6;
+	}
+	return fire(arg, &f);
+}
+
+const struct prov_ops prov_pid_ops = {
+	.po_name = "pid",
+	.po_list = pid_list,
+	.po_match = pid_match,
+	.po_enable = pid_enable,
+	.po_decode = pid_decode,
+};
