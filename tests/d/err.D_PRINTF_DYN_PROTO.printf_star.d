@@ -1,0 +1,10 @@
+/*
+ * ASSERTION: a '*' width needs an argument
+ * SECTION: Output Formatting/printf
+ */
+
+BEGIN
+{
+	printf("%*d\n");
+	exit(0);
+}

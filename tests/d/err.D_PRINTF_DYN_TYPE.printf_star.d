@@ -1,0 +1,10 @@
+/*
+ * ASSERTION: a '*' width must be an integer
+ * SECTION: Output Formatting/printf
+ */
+
+BEGIN
+{
+	printf("%*d\n", "x", 1);
+	exit(0);
+}

@@ -1,0 +1,10 @@
+/*
+ * ASSERTION: an empty format
+ * SECTION: Output Formatting/printf
+ */
+
+BEGIN
+{
+	printf("");
+	exit(0);
+}
