@@ -55,7 +55,7 @@ d_act_encode(struct d_vm *vm, const struct d_actsite *as, const uint64_t *r,
 		if (off + need > dh->dh_encbuf_size)
 			return DF_NOSCRATCH;
 		if (as->as_vd[i].dv_kind == D_VK_RAW && r[i] &&
-		    !d_vm_addr_ok(vm, (uintptr_t)r[i], as->as_vd[i].dv_size)) {
+		    !d_vm_addr_rd(vm, (uintptr_t)r[i], as->as_vd[i].dv_size)) {
 			vm->vm_faddr = r[i];
 			return DF_BADADDR;
 		}
@@ -161,7 +161,7 @@ d_act_exec(struct d_vm *vm, const struct d_actsite *as, uint64_t *r)
 		size_t n = as->as_vd[0].dv_size;
 		if (as->as_nargs > 2 && r[2] < n)
 			n = r[2];
-		if (!d_vm_addr_ok(vm, (uintptr_t)r[0], as->as_vd[0].dv_size)) {
+		if (!d_vm_addr_rd(vm, (uintptr_t)r[0], as->as_vd[0].dv_size)) {
 			vm->vm_faddr = r[0];
 			return DF_BADADDR;
 		}

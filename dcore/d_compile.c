@@ -558,9 +558,13 @@ cg_assign(struct d_cg *cg, struct d_node *n)
 	struct d_node *l = n->dn_l;
 	int r;
 	if (n->dn_op == '=') {
-		r = cg_expr(cg, n->dn_r);
-		if (d_type_is_int(l->dn_type) && !d_type_is_int(n->dn_r->dn_type) && 0)
-			canon(cg, r, l->dn_type);
+		struct d_type *rt = n->dn_r->dn_type;
+		/* char[] text into a string: a checked copy (the array may sit
+		 * behind any pointer) */
+		if (d_type_is_string(l->dn_type) && rt->dt_kind == DK_ARRAY)
+			r = cg_as_string(cg, n->dn_r);
+		else
+			r = cg_expr(cg, n->dn_r);
 	} else {
 		r = cg_expr(cg, l);
 		int b = cg_expr(cg, n->dn_r);

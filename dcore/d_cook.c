@@ -412,6 +412,22 @@ cook_inline_use(struct d_hdl *dh, struct d_node *n, struct d_var *v)
 	return c;
 }
 
+/* Bare `args` of a probe whose provider gives an argument struct. */
+static struct d_node *
+cook_argstruct(struct d_hdl *dh, struct d_node *n)
+{
+	struct d_probe *p = dh->dh_cc_nprobes ? dh->dh_cc_probes[0] : NULL;
+	if (!p || !p->pr_argstruct)
+		d_error(dh, D_ARGS_IDX, n->dn_line, "args[ ] requires an index");
+	for (int k = 1; k < dh->dh_cc_nprobes; k++)
+		if (dh->dh_cc_probes[k]->pr_argstruct != p->pr_argstruct)
+			d_error(dh, D_ARGS_MULTI, n->dn_line, "args may not be referenced because probe description matches an unstable set of probes");
+	n->dn_kind = DN_BUILTIN;
+	n->dn_bvar = BV_ARGSTRUCT;
+	n->dn_type = d_type_ptr(dh, p->pr_argstruct);
+	return n;
+}
+
 static struct d_node *
 cook_ident(struct d_hdl *dh, struct d_node *n, bool create)
 {
@@ -432,7 +448,7 @@ cook_ident(struct d_hdl *dh, struct d_node *n, bool create)
 		if (bi >= 0)
 			return cook_builtin(dh, n, bi);
 		if (strcmp(n->dn_name, "args") == 0)
-			d_error(dh, D_ARGS_IDX, n->dn_line, "args[ ] requires an index");
+			return cook_argstruct(dh, n);
 		if (strcmp(n->dn_name, "curthread") == 0)
 			d_error(dh, D_VAR_UNSUP, n->dn_line, "curthread is not available: pmctrace runs in user space");
 		if (d_fdef(n->dn_name))
@@ -945,6 +961,8 @@ check_assign(struct d_hdl *dh, struct d_node *n, struct d_type *dst, struct d_no
 		d_error(dh, D_OP_VFPTR, n->dn_line, "operator = cannot be applied to void");
 	if (d_type_is_string(dst) && (d_type_is_string(st) || (src->dn_kind == DN_INT && src->dn_ival == 0)))
 		return;
+	if (d_type_is_string(dst) && st->dt_kind == DK_ARRAY && st->dt_ref->dt_char)
+		return;		/* char[] text stored as a string */
 	if (dst->dt_kind == DK_ARRAY && dst->dt_ref->dt_char && d_type_is_string(st))
 		return;
 	if (d_type_compat(dst, st))
@@ -985,6 +1003,8 @@ cook_assign(struct d_hdl *dh, struct d_node *n)
 			d_error(dh, D_OP_ARRFUN, n->dn_line, "cannot assign a function to %s", v->dv_name);
 		if (r->dn_kind == DN_INT && t->dt_size < 4)
 			t = dh->dh_t_int;
+		if (t->dt_kind == DK_ARRAY && t->dt_ref->dt_char)
+			t = dh->dh_t_string;	/* char[] text becomes a string */
 		v->dv_type = t;
 		if (v->dv_kind == DV_GLOBAL || v->dv_kind == DV_LOCAL)
 			d_var_place(dh, v);

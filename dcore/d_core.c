@@ -369,12 +369,36 @@ struct d_matchctx {
 	int mc_n, mc_cap;
 };
 
+/* A provider's declarations, compiled once per distinct text.  Errors
+ * unwind to the d_compile() in progress. */
+static void
+d_compile_decls(d_hdl_t *dh, const char *text)
+{
+	for (struct d_tname *t = dh->dh_decltexts; t; t = t->tn_next)
+		if (t->tn_name == text || strcmp(t->tn_name, text) == 0)
+			return;
+	struct d_tname *t = d_alloc(dh, sizeof(*t));
+	t->tn_name = d_strdup(dh, text);
+	t->tn_next = dh->dh_decltexts;
+	dh->dh_decltexts = t;
+	struct d_lex lx;
+	struct d_program pg;
+	memset(&pg, 0, sizeof(pg));
+	pg.pg_tail = &pg.pg_clauses;
+	d_lex_init(&lx, dh, text, "<provider>");
+	d_parse_program(dh, &lx, &pg);
+	if (pg.pg_clauses)
+		d_error(dh, D_SYNTAX, 0, "provider declarations may not contain probe clauses");
+}
+
 static int
 d_match_cb(void *arg, const struct d_probe_info *pi)
 {
 	struct d_matchctx *mc = arg;
 	d_hdl_t *dh = mc->mc_dh;
 	struct d_probe *p = d_probe_find(dh, pi->dp_id);
+	if (!p && pi->dp_decls)
+		d_compile_decls(dh, pi->dp_decls);
 	if (!p) {
 		p = d_alloc(dh, sizeof(*p));
 		p->pr_id = pi->dp_id;
@@ -387,6 +411,11 @@ d_match_cb(void *arg, const struct d_probe_info *pi)
 			p->pr_argtypes[i] = d_cook_argtype(dh, pi->dp_argtypes[i]);
 			if (pi->dp_xargtypes[i])
 				p->pr_xargtypes[i] = d_cook_argtype(dh, pi->dp_xargtypes[i]);
+		}
+		if (pi->dp_argstruct) {
+			struct d_type *t = d_cook_argtype(dh, pi->dp_argstruct);
+			if (t->dt_kind == DK_STRUCT || t->dt_kind == DK_UNION)
+				p->pr_argstruct = t;
 		}
 		p->pr_ecbtail = &p->pr_ecbs;
 		d_probe_insert(dh, p);

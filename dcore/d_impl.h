@@ -302,7 +302,7 @@ enum d_bvar {
 	BV_ID, BV_PROBEPROV, BV_PROBEMOD, BV_PROBEFUNC, BV_PROBENAME,
 	BV_STACKDEPTH, BV_USTACKDEPTH, BV_CALLER, BV_UCALLER, BV_ERRNO,
 	BV_CURPSINFO, BV_CURLWPSINFO, BV_CURTHREAD, BV_IPL, BV_ROOTDIR,
-	BV_CWD, BV_ZONENAME, BV_PROBEFUNCADDR, BV_NBVARS
+	BV_CWD, BV_ZONENAME, BV_PROBEFUNCADDR, BV_ARGSTRUCT, BV_NBVARS
 };
 
 /* Subroutines (value-returning) and actions; ORDER: d_funcs[] in d_cook.c */
@@ -397,6 +397,7 @@ struct d_probe {
 	int pr_nargs;
 	struct d_type *pr_argtypes[D_MAX_ARGS];
 	struct d_type *pr_xargtypes[D_MAX_ARGS];
+	struct d_type *pr_argstruct;	/* bare args: pointer to this struct */
 	struct d_ecb *pr_ecbs, **pr_ecbtail;
 	struct d_probe *pr_hnext;
 };
@@ -502,7 +503,8 @@ struct d_vm {
 int d_vm_exec(struct d_vm *vm, const struct d_clause *cl);
 /* Scratch allocation for string results; NULL when exhausted. */
 char *d_vm_scratch(struct d_vm *vm, size_t n);
-bool d_vm_addr_ok(struct d_vm *vm, uintptr_t a, size_t n);
+bool d_vm_addr_ok(struct d_vm *vm, uintptr_t a, size_t n);	/* writable */
+bool d_vm_addr_rd(struct d_vm *vm, uintptr_t a, size_t n);	/* readable */
 
 /* Subroutines (d_subr.c): args r[0..nargs-1], result *out; a fault code. */
 int d_subr_call(struct d_vm *vm, int func, uint64_t *r, int nargs, uint64_t *out);
@@ -547,6 +549,7 @@ struct d_hdl {
 	struct d_type *dh_t_llong, *dh_t_ullong;
 	struct d_xlator *dh_xlators;
 	struct d_probe **dh_cc_probes;	/* probes of the clause being cooked */
+	struct d_tname *dh_decltexts;	/* provider declarations compiled */
 	int dh_cc_nprobes;
 
 	/* variables */

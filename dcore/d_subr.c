@@ -253,7 +253,7 @@ s_stringof(struct d_vm *vm, uint64_t a, uint64_t *out)
 		*out = 0;
 		return 0;
 	}
-	if (!d_vm_addr_ok(vm, (uintptr_t)a, 1)) {
+	if (!d_vm_addr_rd(vm, (uintptr_t)a, 1)) {
 		vm->vm_faddr = a;
 		return DF_BADADDR;
 	}
@@ -262,7 +262,7 @@ s_stringof(struct d_vm *vm, uint64_t a, uint64_t *out)
 		return fault;
 	size_t max = strsz(vm), i = 0;
 	const char *s = (const char *)(uintptr_t)a;
-	for (; i + 1 < max && d_vm_addr_ok(vm, (uintptr_t)(s + i), 1) && s[i]; i++)
+	for (; i + 1 < max && d_vm_addr_rd(vm, (uintptr_t)(s + i), 1) && s[i]; i++)
 		d[i] = s[i];
 	d[i] = '\0';
 	*out = (uint64_t)(uintptr_t)d;
@@ -287,7 +287,7 @@ s_inet(struct d_vm *vm, int af, uint64_t addr, uint64_t *out)
 	size_t n = af == AF_INET6 ? 16 : 4;
 	if (af != AF_INET && af != AF_INET6)
 		return DF_ILLOP;
-	if (!d_vm_addr_ok(vm, (uintptr_t)addr, n)) {
+	if (!d_vm_addr_rd(vm, (uintptr_t)addr, n)) {
 		vm->vm_faddr = addr;
 		return DF_BADADDR;
 	}
@@ -476,7 +476,7 @@ d_subr_call(struct d_vm *vm, int func, uint64_t *r, int nargs, uint64_t *out)
 		return 0;
 	}
 	case F_BCOPY:
-		if (!d_vm_addr_ok(vm, (uintptr_t)r[0], (size_t)r[2])) {
+		if (!d_vm_addr_rd(vm, (uintptr_t)r[0], (size_t)r[2])) {
 			vm->vm_faddr = r[0];
 			return DF_BADADDR;
 		}

@@ -61,6 +61,13 @@ d_vm_addr_ok(struct d_vm *vm, uintptr_t a, size_t n)
 	    d_dv_contains(&dh->dh_dv, a, n);
 }
 
+/* Readable: D memory, or the firing's read-only provider memory. */
+bool
+d_vm_addr_rd(struct d_vm *vm, uintptr_t a, size_t n)
+{
+	return d_vm_addr_ok(vm, a, n) || in_range(a, n, vm->vm_f->df_mem, vm->vm_f->df_memlen);
+}
+
 /* ---- builtin variables ------------------------------------------------------ */
 
 /* The raw per-process record the curpsinfo/curlwpsinfo translators read
@@ -155,6 +162,7 @@ d_bvar_value(struct d_vm *vm, int bv, int *fault)
 	case BV_ROOTDIR: return (uint64_t)(uintptr_t)d_vm_proclink(vm, "root", fault);
 	case BV_CWD: return (uint64_t)(uintptr_t)d_vm_proclink(vm, "cwd", fault);
 	case BV_ZONENAME: return (uint64_t)(uintptr_t)"global";
+	case BV_ARGSTRUCT: return (uint64_t)(uintptr_t)f->df_argstruct;
 	default:
 		if (bv >= BV_ARG0 && bv < BV_ARG0 + D_MAX_ARGS)
 			return bv - BV_ARG0 < f->df_nargs ? f->df_args[bv - BV_ARG0] : 0;
@@ -259,8 +267,14 @@ d_vm_agg(struct d_vm *vm, const struct d_aggsite *s, const uint64_t *r)
 {
 	uint8_t *key = vm->vm_dh->dh_keybuf;
 	size_t off = 0;
-	for (int i = 0; i < s->ag_nkeys; i++)
+	for (int i = 0; i < s->ag_nkeys; i++) {
+		if (s->ag_kvd[i].dv_kind == D_VK_RAW && r[i] &&
+		    !d_vm_addr_rd(vm, (uintptr_t)r[i], s->ag_kvd[i].dv_size)) {
+			vm->vm_faddr = r[i];
+			return DF_BADADDR;
+		}
 		off += d_vm_encode(vm, &s->ag_kvd[i], r[i], key + off);
+	}
 	int64_t val = (int64_t)r[s->ag_nkeys];
 	int64_t incr = (int64_t)r[s->ag_nkeys + 1];
 	dagg_update(s->ag_agg, vm->vm_f->df_cpu, key, val, incr);
@@ -291,6 +305,10 @@ d_vm_dvst(struct d_vm *vm, const struct d_dvsite *s, uint64_t v, const uint64_t 
 	if (v == 0) {
 		d_dv_del(&dh->dh_dv, s->ds_var, dh->dh_keybuf, kl);
 		return DF_NONE;
+	}
+	if (s->ds_vkind == D_DVK_REF && !s->ds_vstr && !d_vm_addr_rd(vm, (uintptr_t)v, s->ds_vsize)) {
+		vm->vm_faddr = v;
+		return DF_BADADDR;
 	}
 	uint8_t *p = d_dv_get(&dh->dh_dv, s->ds_var, dh->dh_keybuf, kl, s->ds_vsize, true);
 	if (!p)
@@ -376,6 +394,8 @@ d_vm_strcmp(struct d_vm *vm, uint64_t a, uint64_t b)
 	do { vm->vm_fpc = pc - 1; vm->vm_faddr = (addr); return (f); } while (0)
 #define VM_CHECK(a, n) \
 	do { if (!d_vm_addr_ok(vm, (uintptr_t)(a), (n))) VM_FAULT(DF_BADADDR, (a)); } while (0)
+#define VM_CHECK_RD(a, n) \
+	do { if (!d_vm_addr_rd(vm, (uintptr_t)(a), (n))) VM_FAULT(DF_BADADDR, (a)); } while (0)
 
 #if defined(__GNUC__) && !defined(D_VM_SWITCH)
 #define D_VM_JUMPTABLE 1
@@ -485,7 +505,7 @@ d_vm_exec(struct d_vm *vm, const struct d_clause *cl)
 		vmcase(OP_STL) memcpy(L + 8 * (size_t)D_BX(i), &RA, 8); vmbreak;
 		vmcase(OP_LADDR) RA = (uint64_t)(uintptr_t)(L + 8 * (size_t)D_BX(i)); vmbreak;
 		vmcase(OP_LD)
-			VM_CHECK(RB, (size_t)(D_C(i) & 0xf));
+			VM_CHECK_RD(RB, (size_t)(D_C(i) & 0xf));
 			RA = d_vm_load(RB, D_C(i));
 			vmbreak;
 		vmcase(OP_ST)
@@ -494,7 +514,7 @@ d_vm_exec(struct d_vm *vm, const struct d_clause *cl)
 			vmbreak;
 		vmcase(OP_LDBF) {
 			uint32_t x = code[pc++];
-			VM_CHECK(RB, x >> 24);
+			VM_CHECK_RD(RB, x >> 24);
 			RA = d_vm_ldbf(RB, x);
 			vmbreak;
 		}
@@ -508,7 +528,7 @@ d_vm_exec(struct d_vm *vm, const struct d_clause *cl)
 			uint32_t n = code[pc++];
 			VM_CHECK(RA, n);
 			if (RB)
-				VM_CHECK(RB, n);
+				VM_CHECK_RD(RB, n);
 			if (RB)
 				memmove((void *)(uintptr_t)RA, (const void *)(uintptr_t)RB, n);
 			else
@@ -533,7 +553,9 @@ d_vm_exec(struct d_vm *vm, const struct d_clause *cl)
 			RA = d_vm_dvld(vm, &dh->dh_dvs[D_BX(i)], &RA + 1);
 			vmbreak;
 		vmcase(OP_DVST)
-			d_vm_dvst(vm, &dh->dh_dvs[D_BX(i)], RA, &RA + 1);
+			fault = d_vm_dvst(vm, &dh->dh_dvs[D_BX(i)], RA, &RA + 1);
+			if (fault)
+				VM_FAULT(fault, vm->vm_faddr);
 			vmbreak;
 		vmcase(OP_DVADDR) {
 			uint8_t *p = d_vm_dvaddr(vm, &dh->dh_dvs[D_BX(i)], &RA + 1);
@@ -569,7 +591,9 @@ d_vm_exec(struct d_vm *vm, const struct d_clause *cl)
 				VM_FAULT(fault, vm->vm_faddr);
 			vmbreak;
 		vmcase(OP_AGG)
-			d_vm_agg(vm, &dh->dh_aggsites[D_BX(i)], &RA);
+			fault = d_vm_agg(vm, &dh->dh_aggsites[D_BX(i)], &RA);
+			if (fault)
+				VM_FAULT(fault, vm->vm_faddr);
 			vmbreak;
 		vmcase(OP_PROLOG)
 			if (D_A(i))

@@ -34,6 +34,13 @@ struct d_probe_info {
 	int dp_nargs;
 	const char *dp_argtypes[D_MAX_ARGS];
 	const char *dp_xargtypes[D_MAX_ARGS];
+	/* Optional D declarations (structs, typedefs, inlines, translators)
+	 * the argument types need; compiled once per distinct text, before
+	 * dp_argtypes are resolved.  NULL if none. */
+	const char *dp_decls;
+	/* Optional: type of bare `args` ("struct tp_x"): args->field reads
+	 * the struct at d_firing.df_argstruct.  NULL if none. */
+	const char *dp_argstruct;
 };
 
 typedef int (*d_probe_cb)(void *arg, const struct d_probe_info *pi);
@@ -73,6 +80,11 @@ struct d_firing {
 	/* Optional: facts about any pid (NULL if unavailable). */
 	int (*df_procinfo)(void *ctx, int32_t pid, struct d_procinfo *out);
 	void *df_procinfo_ctx;
+	/* Optional read-only memory the program may load from during this
+	 * firing (structs that typed args point into); stores into it fault. */
+	const void *df_mem;
+	size_t df_memlen;
+	const void *df_argstruct;	/* value of bare `args` (inside df_mem) */
 };
 
 #endif

@@ -23,10 +23,10 @@ bv_match(void *ctx, const struct d_probe_desc *pd, d_probe_cb cb, void *arg,
 {
 	(void)ctx; (void)errbuf; (void)errlen;
 	static const struct d_probe_info probes[] = {
-		{ 1, "dtrace", "", "", "BEGIN", 0, { 0 }, { 0 } },
-		{ 2, "dtrace", "", "", "END", 0, { 0 }, { 0 } },
-		{ 3, "dtrace", "", "", "ERROR", 0, { 0 }, { 0 } },
-		{ 10, "test", "mod", "fn", "fire", 3, { "int64_t", "int64_t", "int64_t" }, { 0 } },
+		{ 1, "dtrace", "", "", "BEGIN", 0, { 0 }, { 0 }, NULL, NULL },
+		{ 2, "dtrace", "", "", "END", 0, { 0 }, { 0 }, NULL, NULL },
+		{ 3, "dtrace", "", "", "ERROR", 0, { 0 }, { 0 }, NULL, NULL },
+		{ 10, "test", "mod", "fn", "fire", 3, { "int64_t", "int64_t", "int64_t" }, { 0 }, NULL, NULL },
 	};
 	int n = 0;
 	for (size_t i = 0; i < sizeof(probes) / sizeof(probes[0]); i++)

@@ -5,6 +5,8 @@
  *   test:::fire    id 10, args int64_t x3
  *   test:mod:fn:str id 11, arg0 "string", arg1 "int"
  *   test:::other   id 12, no args
+ *   test:::typed   id 13, provider declarations: args[0] and bare args are
+ *                  a struct tp_x { int a; char comm[8]; long b; } *
  * Output and diagnostics go to memory; th_out()/th_err() return them.
  * Recipe: th_open(&t); th_compile(&t, text); th_go(&t); th_fire(&t, ...)*;
  *         th_stop(&t); CU_ASSERT_STRING_EQUAL(th_out(&t), "..."); th_close(&t).
@@ -27,12 +29,14 @@ struct th {
 };
 
 static const struct d_probe_info th_probes[] = {
-	{ 1, "dtrace", "", "", "BEGIN", 0, { 0 }, { 0 } },
-	{ 2, "dtrace", "", "", "END", 0, { 0 }, { 0 } },
-	{ 3, "dtrace", "", "", "ERROR", 0, { 0 }, { 0 } },
-	{ 10, "test", "", "", "fire", 3, { "int64_t", "int64_t", "int64_t" }, { 0 } },
-	{ 11, "test", "mod", "fn", "str", 2, { "string", "int" }, { 0 } },
-	{ 12, "test", "", "", "other", 0, { 0 }, { 0 } },
+	{ 1, "dtrace", "", "", "BEGIN", 0, { 0 }, { 0 }, NULL, NULL },
+	{ 2, "dtrace", "", "", "END", 0, { 0 }, { 0 }, NULL, NULL },
+	{ 3, "dtrace", "", "", "ERROR", 0, { 0 }, { 0 }, NULL, NULL },
+	{ 10, "test", "", "", "fire", 3, { "int64_t", "int64_t", "int64_t" }, { 0 }, NULL, NULL },
+	{ 11, "test", "mod", "fn", "str", 2, { "string", "int" }, { 0 }, NULL, NULL },
+	{ 12, "test", "", "", "other", 0, { 0 }, { 0 }, NULL, NULL },
+	{ 13, "test", "", "", "typed", 1, { "struct tp_x *" }, { 0 },
+	    "struct tp_x { int a; char comm[8]; long b; };", "struct tp_x" },
 };
 
 static int

@@ -243,7 +243,36 @@ test_speculation(void)
 	th_close(&t);
 }
 
+static void
+test_provider_types(void)
+{
+	struct th t;
+	struct { int a; char comm[8]; long b; } raw = { 7, "bash", 99 };
+	th_open(&t);
+	CU_ASSERT_EQUAL(th_compile(&t,
+	    "test:::typed { printf(\"%d %s %d %d\\n\", args->a, args->comm, args[0]->b,\n"
+	    "  args->comm == \"bash\"); @[args->comm] = count(); x = args->comm; }\n"
+	    "test:::typed { args->a = 1; }\n"), 0);
+	th_go(&t);
+	struct d_firing f;
+	memset(&f, 0, sizeof(f));
+	f.df_probe = 13;
+	f.df_args[0] = (uint64_t)(uintptr_t)&raw;
+	f.df_nargs = 1;
+	f.df_mem = &raw;
+	f.df_memlen = sizeof(raw);
+	f.df_argstruct = &raw;
+	d_fire(t.dh, &f);
+	d_stop(t.dh);
+	CU_ASSERT_STRING_EQUAL(th_out(&t), "7 bash 99 1\n\n  bash                                                              1\n");
+	/* provider memory is read-only: the store faults */
+	CU_ASSERT_PTR_NOT_NULL(strstr(th_err(&t), "invalid address"));
+	CU_ASSERT_EQUAL(raw.a, 7);
+	th_close(&t);
+}
+
 static const struct cu_test tests[] = {
+	{ "provider declarations, args->field, read-only memory", test_provider_types },
 	{ "predicates and clause order", test_predicates_and_order },
 	{ "self-> variables are per thread and freed by 0", test_thread_locals },
 	{ "associative arrays and this-> variables", test_assoc_and_clause_locals },
