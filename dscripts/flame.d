@@ -3,14 +3,17 @@
  * flame.d - sample on-CPU stacks, kernel and user, at 99 Hz on every CPU,
  * for a CPU flame graph.
  *
- * USAGE: pmctrace -s flame.d [SECONDS] > out.stacks
- *        stackcollapse.pl out.stacks | flamegraph.pl > cpu.svg
+ * USAGE: pmctrace -s flame.d [SECONDS] -o cpu.svg
+ *        pmctrace -s flame.d [SECONDS] -x oformat=folded > cpu.folded
+ *        pmctrace -s flame.d [SECONDS] > out.stacks
  *
  *   SECONDS  stop after this many seconds (default: at Ctrl-C)
  *
- * The output is DTrace's aggregation of stacks, the format Brendan
- * Gregg's FlameGraph tools (stackcollapse.pl, flamegraph.pl) read: each
- * sample's kernel frames then its user frames, leaf first, then the
+ * -o cpu.svg writes a self-contained interactive flame graph; -x
+ * oformat=folded writes folded stacks ("root;...;leaf count") for
+ * flamegraph.pl, inferno or speedscope; plain output is DTrace's
+ * aggregation of stacks, which Brendan Gregg's stackcollapse.pl reads:
+ * each sample's kernel frames then its user frames, leaf first, then the
  * count.  The idle threads (pid 0) and pmctrace itself are left out.
  * 99 Hz rather than 100 keeps the samples from marching in step with
  * timer-driven work.
@@ -26,6 +29,12 @@
  *
  *   A sample taken in user mode has an empty kernel stack, which prints as
  *   the blank line above its user frames; stackcollapse.pl skips it.
+ *
+ * EXAMPLE: pmctrace -s flame.d 2 -x oformat=folded
+ *
+ *   ...
+ *   libc.so.6`__libc_start_call_main;pmct_spin`main;pmct_spin`spin_leaf 38
+ *   ...
  */
 
 #pragma D option quiet

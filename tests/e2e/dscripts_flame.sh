@@ -24,4 +24,18 @@ awk '/`spin_leaf\+0x/ { l = NR } /^ *pmct_spin`(spin_middle|main)\+0x/ && l && N
 # that even on a loaded machine.
 n=$(awk '/`spin_leaf\+0x/ { s = 1 } /^ *[0-9]+$/ { if (s) t += $1; s = 0 } END { print t + 0 }' out)
 [ "$n" -ge 10 ] && [ "$n" -le 210 ] || { cat out; fail "spin_leaf in $n samples, want 10..210 at 99 Hz over 2 s"; }
+
+# The same script straight to folded stacks (root first, "frames count")
+# and to an SVG flame graph, chosen by -x oformat and by -o's extension.
+"$HELPERS/pmct_spin" 5 & spin=$!
+"$PMCTRACE" -s "$TESTROOT/../dscripts/flame.d" 2 -x oformat=folded >folded 2>err; rc=$?
+"$PMCTRACE" -s "$TESTROOT/../dscripts/flame.d" 1 -o cpu.svg 2>err2; rc2=$?
+kill $spin 2>/dev/null; wait $spin 2>/dev/null
+[ $rc = 0 ] || { cat err; fail "folded: exit status $rc"; }
+[ $rc2 = 0 ] || { cat err2; fail "svg: exit status $rc2"; }
+awk '!/^[^ ]+( [^ ]+)* [0-9]+$/ { print "bad line " NR ": " $0; exit 1 }' folded || fail "not folded stacks"
+grep -Eq 'pmct_spin`(spin_middle|main);pmct_spin`spin_leaf [0-9]+$' folded ||
+    { head -20 folded; fail "no folded path ending caller;spin_leaf"; }
+head -c 200 cpu.svg | grep -q '<svg' || fail "cpu.svg is not an SVG"
+grep -q 'spin_leaf' cpu.svg || fail "spin_leaf is not in the flame graph"
 exit 0
