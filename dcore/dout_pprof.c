@@ -49,10 +49,9 @@ struct pctx {
 	struct dout_strtab pc_st;	/* the string table, "" first */
 	uint32_t *pc_func;		/* frame text id → function id */
 	uint32_t *pc_fmap;		/* frame text id → mapping id */
-	struct ploc *pc_locs;		/* open addressing: (text, pc) */
-	uint32_t *pc_locid;		/* slot → location id */
+	uint32_t *pc_locid;		/* open addressing on (text, pc): id or 0 */
 	struct ploc *pc_lvec;		/* location id - 1 → (text, pc) */
-	size_t pc_lsize;
+	size_t pc_lsize;		/* power of two; pc_lvec holds half */
 	uint32_t pc_nlocs;
 	struct pmap *pc_maps;
 	uint32_t pc_nmaps;
@@ -120,19 +119,60 @@ map_for(struct pctx *c, const struct dout_frame *f)
 	return i + 1;
 }
 
-/* The location id of frame f, made on first sight (with its function). */
+static size_t
+loc_slot(const struct pctx *c, uint32_t text, uint64_t pc)
+{
+	uint64_t h = (pc ^ ((uint64_t)text << 40)) * 0x9e3779b97f4a7c15ull;
+
+	return (size_t)(h >> 20) & (c->pc_lsize - 1);
+}
+
+/* Double the id table (and the location vector) before it is half full,
+ * so the table stays proportional to the distinct locations, not to the
+ * frames of all samples. */
+static int
+loc_grow(struct pctx *c)
+{
+	size_t size = c->pc_lsize ? c->pc_lsize * 2 : 1024;
+	uint32_t *ids = calloc(size, sizeof(*ids));
+	struct ploc *v = realloc(c->pc_lvec, size / 2 * sizeof(*v));
+
+	if (ids == NULL || v == NULL) {
+		free(ids);
+		if (v != NULL)
+			c->pc_lvec = v;
+		return c->pc_err = -ENOMEM;
+	}
+	c->pc_lvec = v;
+	free(c->pc_locid);
+	c->pc_locid = ids;
+	c->pc_lsize = size;
+	for (uint32_t id = 1; id <= c->pc_nlocs; id++) {
+		size_t j = loc_slot(c, v[id - 1].pl_text, v[id - 1].pl_pc);
+
+		while (ids[j] != 0)
+			j = (j + 1) & (size - 1);
+		ids[j] = id;
+	}
+	return 0;
+}
+
+/* The location id of frame f, made on first sight (with its function);
+ * 0 when out of memory. */
 static uint32_t
 loc_for(struct pctx *c, const struct dout_frame *f)
 {
-	uint32_t tid = f->f_text->s_id;
-	uint64_t h = (f->f_pc ^ ((uint64_t)tid << 40)) * 0x9e3779b97f4a7c15ull;
-	size_t j = (size_t)(h >> 20) & (c->pc_lsize - 1);
+	uint32_t tid = f->f_text->s_id, id;
+	size_t j;
 
-	for (; c->pc_locs[j].pl_text != 0; j = (j + 1) & (c->pc_lsize - 1))
-		if (c->pc_locs[j].pl_text == tid + 1 && c->pc_locs[j].pl_pc == f->f_pc)
-			return c->pc_locid[j];
-	c->pc_locs[j] = (struct ploc){ tid + 1, f->f_pc };
-	c->pc_lvec[c->pc_nlocs] = c->pc_locs[j];
+	if ((size_t)c->pc_nlocs * 2 >= c->pc_lsize && loc_grow(c) < 0)
+		return 0;
+	j = loc_slot(c, tid + 1, f->f_pc);
+	for (; (id = c->pc_locid[j]) != 0; j = (j + 1) & (c->pc_lsize - 1))
+		if (c->pc_lvec[id - 1].pl_text == tid + 1 &&
+		    c->pc_lvec[id - 1].pl_pc == f->f_pc)
+			return id;
+	c->pc_lvec[c->pc_nlocs] = (struct ploc){ tid + 1, f->f_pc };
 	c->pc_locid[j] = ++c->pc_nlocs;
 	if (c->pc_func[tid] == 0)
 		c->pc_func[tid] = 1;	/* numbered in text order when written */
@@ -140,7 +180,7 @@ loc_for(struct pctx *c, const struct dout_frame *f)
 		c->pc_fmap[tid] = map_for(c, f);
 	else
 		(void)map_for(c, f);	/* widen the mapping's range */
-	return c->pc_locid[j];
+	return c->pc_nlocs;
 }
 
 static void
@@ -149,7 +189,6 @@ pctx_fini(struct pctx *c)
 	dout_strtab_fini(&c->pc_st);
 	free(c->pc_func);
 	free(c->pc_fmap);
-	free(c->pc_locs);
 	free(c->pc_locid);
 	free(c->pc_lvec);
 	free(c->pc_maps);
@@ -164,19 +203,13 @@ pctx_init(struct pctx *c, const struct dout_prof *p)
 	memset(c, 0, sizeof(*c));
 	c->pc_p = p;
 	dout_strtab_init(&c->pc_st);
-	for (c->pc_lsize = 64; c->pc_lsize < 2 * p->p_nframes; c->pc_lsize *= 2)
-		;
 	for (size_t i = 0; i < p->p_nsamples; i++)
 		if (p->p_samples[i].s_nframes > maxf)
 			maxf = p->p_samples[i].s_nframes;
 	c->pc_func = calloc(nt, sizeof(*c->pc_func));
 	c->pc_fmap = calloc(nt, sizeof(*c->pc_fmap));
-	c->pc_locs = calloc(c->pc_lsize, sizeof(*c->pc_locs));
-	c->pc_locid = calloc(c->pc_lsize, sizeof(*c->pc_locid));
-	c->pc_lvec = calloc(p->p_nframes + 1, sizeof(*c->pc_lvec));
 	c->pc_ids = calloc(maxf, sizeof(*c->pc_ids));
-	if (!c->pc_func || !c->pc_fmap || !c->pc_locs || !c->pc_locid ||
-	    !c->pc_lvec || !c->pc_ids)
+	if (!c->pc_func || !c->pc_fmap || !c->pc_ids || loc_grow(c) < 0)
 		return -ENOMEM;
 	pcstr(c, "");
 	return c->pc_err;
