@@ -195,6 +195,7 @@
 	X(D_LLQUANT_NSTEPVAL)	/* llquantize() nsteps value */ \
 	X(D_LLQUANT_LOWVAL)	/* llquantize() low value */ \
 	X(D_LLQUANT_HIGHVAL)	/* llquantize() high value */ \
+	X(D_LLQUANT_MAGTOOBIG)	/* llquantize() factor^(high+1) overflows */ \
 	X(D_ACT_DESTRUCT)	/* destructive action without -w */ \
 	X(D_VERSION)		/* unsupported D version */
 

@@ -344,7 +344,7 @@ d_lex_number(struct d_lex *lx, struct d_token *t)
 /* ---- macro arguments ---------------------------------------------------- */
 
 static const char *
-d_lex_macro_value(struct d_lex *lx, const char *name, size_t n, bool *isnum)
+d_lex_macro_value(struct d_lex *lx, const char *name, size_t n, bool *isnum, bool asstr)
 {
 	struct d_hdl *dh = lx->lx_dh;
 	static char num[32];
@@ -358,8 +358,8 @@ d_lex_macro_value(struct d_lex *lx, const char *name, size_t n, bool *isnum)
 			return dh->dh_macro.dm_argv[i];
 		}
 		if (dh->dh_opt[O_DEFAULTARGS]) {
-			*isnum = true;
-			return "0";
+			*isnum = !asstr;
+			return asstr ? "" : "0";	/* $N is 0, $$N is "" */
 		}
 		d_error_at(lx, D_MACRO_UNDEF, "macro argument $%.*s is not defined", (int)n, name);
 	}
@@ -436,7 +436,7 @@ d_lex_macro(struct d_lex *lx, struct d_token *t)
 	if (p == name)
 		d_error_at(lx, D_SYNTAX, "syntax error near \"$\"");
 	lx->lx_p = p;
-	const char *val = d_lex_macro_value(lx, name, (size_t)(p - name), &isnum);
+	const char *val = d_lex_macro_value(lx, name, (size_t)(p - name), &isnum, asstr);
 	uint64_t v;
 	if (asstr) {
 		t->t_tok = T_STRING;
@@ -487,7 +487,7 @@ d_lex_pspec(struct d_lex *lx, struct d_token *t)
 			else
 				while (q < lx->lx_end && (isalnum((unsigned char)*q) || *q == '_'))
 					q++;
-			const char *v = d_lex_macro_value(lx, p + 1, (size_t)(q - p - 1), &isnum);
+			const char *v = d_lex_macro_value(lx, p + 1, (size_t)(q - p - 1), &isnum, false);
 			size_t vl = strlen(v);
 			if (n + vl >= sizeof(buf))
 				d_error_at(lx, D_PDESC_INVAL, "probe description is too long");

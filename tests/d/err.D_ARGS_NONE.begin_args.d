@@ -1,0 +1,8 @@
+/*
+ * ASSERTION: BEGIN has no args[]
+ * SECTION: Errors
+ */
+BEGIN
+{
+	x = args[0];
+}

@@ -1,0 +1,8 @@
+/*
+ * ASSERTION: only pointers can be dereferenced
+ * SECTION: Errors
+ */
+BEGIN
+{
+	x = *1;
+}

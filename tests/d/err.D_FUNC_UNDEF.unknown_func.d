@@ -1,0 +1,8 @@
+/*
+ * ASSERTION: calling an unknown function
+ * SECTION: Errors
+ */
+BEGIN
+{
+	nosuchfunc(1);
+}

@@ -1,0 +1,8 @@
+/*
+ * ASSERTION: + requires arithmetic operands
+ * SECTION: Errors
+ */
+BEGIN
+{
+	x = "a" + 1;
+}

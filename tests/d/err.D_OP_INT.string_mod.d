@@ -1,0 +1,8 @@
+/*
+ * ASSERTION: % requires integral operands
+ * SECTION: Errors
+ */
+BEGIN
+{
+	x = "a" % 2;
+}

@@ -1,0 +1,9 @@
+/*
+ * ASSERTION: unknown control lines are errors
+ * SECTION: Errors
+ */
+#nosuchdirective
+
+BEGIN
+{
+}

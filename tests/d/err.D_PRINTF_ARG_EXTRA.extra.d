@@ -1,0 +1,8 @@
+/*
+ * ASSERTION: printf rejects extra arguments
+ * SECTION: Errors
+ */
+BEGIN
+{
+	printf("%d\n", 1, 2);
+}

@@ -1,0 +1,8 @@
+/*
+ * ASSERTION: printf checks conversions against arguments
+ * SECTION: Errors
+ */
+BEGIN
+{
+	printf("%d\n", "str");
+}

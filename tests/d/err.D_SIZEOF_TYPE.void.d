@@ -1,0 +1,8 @@
+/*
+ * ASSERTION: sizeof (void) is invalid
+ * SECTION: Errors
+ */
+BEGIN
+{
+	x = sizeof (void);
+}

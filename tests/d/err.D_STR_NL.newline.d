@@ -1,0 +1,9 @@
+/*
+ * ASSERTION: a string literal may not contain a newline
+ * SECTION: Errors
+ */
+BEGIN
+{
+	x = "abc
+def";
+}

@@ -1,0 +1,9 @@
+/*
+ * ASSERTION: a stray } is a syntax error
+ * SECTION: Errors
+ */
+BEGIN
+{
+	x = 1;
+}
+}
