@@ -13,6 +13,12 @@
  * "signed", char arrays and __data_loc strings as strings; other arrays
  * (e.g. raw_syscalls' args[6]) read as 0.
  *
+ * Typed: bare args is a struct tp_<group>_<event> with one member per
+ * field, named as in the format (a D keyword gains a trailing _):
+ * integers by size and signedness, char arrays and __data_loc strings as
+ * char[] (strings; __data_loc ones up to TPP_STRLEN - 1 bytes), other
+ * arrays as uint8_t[] of their bytes.  args->parent_comm works as written.
+ *
  * Listing reads only directory names (thousands of events stay fast);
  * formats are read for the probes a script matches.
  */
@@ -24,6 +30,7 @@
 
 #define TPP_MAX_ARGS D_MAX_ARGS
 #define TPP_STRLEN 256
+#define TPP_STRUCT_MAX 8192	/* bytes of a decoded args struct */
 
 struct tpp_slot {
 	struct prov_tp tp;
@@ -73,6 +80,106 @@ tpp_type(const struct prov_tp_field *f)
 	case 4: return f->is_signed ? s[2] : u[2];
 	default: return f->is_signed ? s[3] : u[3];
 	}
+}
+
+/* Where each field lives in the decoded args struct (the layout D gives
+ * the declaration tpp_decls() writes: natural alignment); returns the
+ * struct's size, or 0 when it would not fit TPP_STRUCT_MAX. */
+static uint32_t
+tpp_layout(const struct prov_tp *tp, uint32_t *doff)
+{
+	uint32_t off = 0, align = 1;
+	for (int i = 0; i < tp->nfields; i++) {
+		const struct prov_tp_field *f = &tp->fields[i];
+		int scalar = !f->is_string && (f->size == 1 || f->size == 2 || f->size == 4 || f->size == 8);
+		uint32_t a = scalar ? f->size : 1;
+		uint32_t sz = f->is_dataloc ? TPP_STRLEN : f->size;
+		off = (off + a - 1) / a * a;
+		doff[i] = off;
+		off += sz;
+		if (a > align)
+			align = a;
+	}
+	off = (off + align - 1) / align * align;
+	return off <= TPP_STRUCT_MAX ? off : 0;
+}
+
+static int
+tpp_reserved(const char *name)
+{
+	static const char *const kw[] = {
+		"auto", "break", "case", "char", "const", "continue", "counter", "default",
+		"do", "double", "else", "enum", "extern", "float", "for", "goto", "if",
+		"import", "in", "inline", "int", "long", "offsetof", "probe", "provider",
+		"register", "restrict", "return", "self", "short", "signed", "sizeof",
+		"static", "string", "stringof", "struct", "switch", "this", "translator",
+		"typedef", "union", "unsigned", "userland", "void", "volatile", "while", "xlate",
+	};
+	for (size_t i = 0; i < sizeof(kw) / sizeof(kw[0]); i++)
+		if (!strcmp(name, kw[i]))
+			return 1;
+	return 0;
+}
+
+/* "tp_<group>_<event>" with anything but [A-Za-z0-9_] made _. */
+static void
+tpp_struct_tag(const struct prov_tp *tp, char *buf, size_t len)
+{
+	snprintf(buf, len, "tp_%s_%s", tp->system, tp->event);
+	for (char *p = buf; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    (*p >= '0' && *p <= '9') || *p == '_'))
+			*p = '_';
+}
+
+/* The D declaration of the args struct; 0, or -1 if it does not fit. */
+static int
+tpp_decls(const struct prov_tp *tp, char *buf, size_t len)
+{
+	char tag[120];
+	uint32_t doff[sizeof(tp->fields) / sizeof(tp->fields[0])];
+	if (!tpp_layout(tp, doff))
+		return -1;
+	tpp_struct_tag(tp, tag, sizeof(tag));
+	size_t n = (size_t)snprintf(buf, len, "struct %s {", tag);
+	for (int i = 0; i < tp->nfields && n < len; i++) {
+		const struct prov_tp_field *f = &tp->fields[i];
+		const char *us = tpp_reserved(f->name) ? "_" : "";
+		if (f->is_string)
+			n += (size_t)snprintf(buf + n, len - n, " char %s%s[%u];", f->name, us,
+			    f->is_dataloc ? TPP_STRLEN : f->size);
+		else if (f->size == 1 || f->size == 2 || f->size == 4 || f->size == 8)
+			n += (size_t)snprintf(buf + n, len - n, " %s %s%s;", tpp_type(f), f->name, us);
+		else
+			n += (size_t)snprintf(buf + n, len - n, " uint8_t %s%s[%u];", f->name, us, f->size);
+	}
+	if (n < len)
+		n += (size_t)snprintf(buf + n, len - n, " };");
+	return n < len ? 0 : -1;
+}
+
+/* The args struct of one record, in buf (TPP_STRUCT_MAX bytes, aligned). */
+static const void *
+tpp_decode_struct(const struct prov_tp *tp, const struct smp_record *rec, uint64_t *buf)
+{
+	uint32_t doff[sizeof(tp->fields) / sizeof(tp->fields[0])];
+	uint32_t size = tpp_layout(tp, doff);
+	char *out = (char *)buf;
+	if (!size)
+		return NULL;
+	memset(out, 0, size);
+	for (int i = 0; i < tp->nfields; i++) {
+		const struct prov_tp_field *f = &tp->fields[i];
+		if (f->is_string) {
+			/* NUL-terminated within the member (the last byte of a
+			 * full fixed array gives way to the NUL) */
+			prov_tp_str(f, rec->raw, rec->raw_size, out + doff[i],
+			    f->is_dataloc ? TPP_STRLEN : f->size);
+		} else if ((uint32_t)f->offset + f->size <= rec->raw_size) {
+			memcpy(out + doff[i], (const char *)rec->raw + f->offset, f->size);
+		}
+	}
+	return out;
 }
 
 static struct tpp_state *
@@ -132,9 +239,21 @@ tpp_make(struct prov_registry *r, const char *group, const char *event, int type
 		p->pp_param[0] = (uint64_t)i;
 		p->pp_param[1] = 1;	/* format loaded */
 	}
-	if (cb && cb(arg, &p->pp_info) < 0)
-		return -1;
-	return 1;
+	if (!cb)
+		return 1;
+	/* the declaration is read during the callback only (the engine
+	 * compiles it then), so it need not outlive this call */
+	char decls[4096], tag[128];
+	struct tpp_state *st = prov_state(r, &prov_tracepoint_ops);
+	if (p->pp_param[1] && tpp_decls(&st->slots[p->pp_param[0]].tp, decls, sizeof(decls)) == 0) {
+		snprintf(tag, sizeof(tag), "struct ");
+		tpp_struct_tag(&st->slots[p->pp_param[0]].tp, tag + 7, sizeof(tag) - 7);
+		p->pp_info.dp_decls = decls;
+		p->pp_info.dp_argstruct = tag;
+	}
+	int rc = cb(arg, &p->pp_info);
+	p->pp_info.dp_decls = p->pp_info.dp_argstruct = NULL;
+	return rc < 0 ? -1 : 1;
 }
 
 static DIR *
@@ -305,11 +424,15 @@ tpp_decode(struct prov_registry *r, const struct smp_record *rec, uint64_t cooki
 	const struct tpp_slot *sl = &st->slots[cookie];
 	if (!sl->probe)
 		return 0;
-	uint64_t kbuf[128], ubuf[128];
+	uint64_t kbuf[128], ubuf[128], sbuf[TPP_STRUCT_MAX / 8];
 	char strs[TPP_MAX_ARGS][TPP_STRLEN];
 	struct d_firing f;
 	prov_firing_from_sample(r, rec, &f, kbuf, ubuf, 128);
 	f.df_probe = sl->probe;
+	if ((f.df_argstruct = tpp_decode_struct(&sl->tp, rec, sbuf))) {
+		f.df_mem = sbuf;
+		f.df_memlen = sizeof(sbuf);
+	}
 	f.df_nargs = sl->tp.nfields < TPP_MAX_ARGS ? sl->tp.nfields : TPP_MAX_ARGS;
 	for (int i = 0; i < f.df_nargs; i++) {
 		const struct prov_tp_field *fl = &sl->tp.fields[i];

@@ -1,5 +1,5 @@
 # tracepoint provider: any tracefs event, three- and four-part names,
-# fields as arg0..argN (strings and integers), the -l listing.
+# fields as arg0..argN (strings and integers) and as args->field, the -l listing.
 . "$TESTROOT/e2e/lib.sh"
 need_root
 [ -d /sys/kernel/tracing/events/sched/sched_process_fork ] || skip "no sched:sched_process_fork in tracefs"
@@ -23,4 +23,16 @@ dd if=/dev/zero of=/dev/null bs=4k count=50 2>/dev/null
 wait $p || { cat err; fail "status $?"; }
 grep -Eq '^  sh +1[0-9]$' out || { cat out; fail "fewer than 10 forks by this shell"; }
 grep -Eq '^ +4096 +50$' out || { cat out; fail "sys_enter_write count field != 4096 x50"; }
+
+# typed: bare args is the event's struct (the issue's one-liner as written)
+"$PMCTRACE" -n 'tracepoint:sched:sched_process_fork { @[args->parent_comm] = count(); }
+tracepoint:syscalls:sys_enter_write /execname == "dd" && args->count == 4096/ { @n = count(); }
+tick-2s { printa("writes=%@d\n", @n); exit(0); }' >out3 2>err3 &
+p=$!
+sleep 0.7
+for i in 1 2 3 4 5 6 7 8 9 10; do /bin/true; done
+dd if=/dev/zero of=/dev/null bs=4k count=30 2>/dev/null
+wait $p || { cat err3; fail "typed run status $?"; }
+grep -Eq '^  sh +1[0-9]$' out3 || { cat out3; fail "args->parent_comm: fewer than 10 forks by sh"; }
+expect_grep 'writes=30$' out3
 exit 0
