@@ -107,7 +107,10 @@ dout_counter(const char *desc, char *buf, size_t len, int64_t *period,
 	name = strrchr(text, ':');
 	name = name ? name + 1 : text;
 	dash = strrchr(name, '-');
-	if (*name == '\0' || strpbrk(name, "*?[") != NULL) {
+	/* globs and the dtrace provider's probes count nothing in particular */
+	if (*name == '\0' || strpbrk(name, "*?[") != NULL ||
+	    strcmp(name, "BEGIN") == 0 || strcmp(name, "END") == 0 ||
+	    strcmp(name, "ERROR") == 0) {
 		snprintf(buf, len, "samples");
 	} else if (strncmp(name, "profile", 7) == 0 ||
 	    strncmp(name, "tick", 4) == 0) {

@@ -242,6 +242,8 @@ test_counter(void)
 	CU_ASSERT_STRING_EQUAL(b, "cpu-clock");
 	dout_counter("pmc:::*", b, sizeof(b), &per, NULL);
 	CU_ASSERT_STRING_EQUAL(b, "samples");
+	dout_counter("BEGIN ", b, sizeof(b), &per, NULL);
+	CU_ASSERT_STRING_EQUAL(b, "samples");
 	dout_counter(NULL, b, sizeof(b), &per, NULL);
 	CU_ASSERT_STRING_EQUAL(b, "samples");
 	CU_ASSERT_EQUAL(per, 0);
