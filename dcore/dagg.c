@@ -1104,20 +1104,109 @@ dagg_keycmp(const struct dagg *a, const void *lk, const void *rk, int keypos)
 	return 0;
 }
 
+/*
+ * Sorting touches each entry once: a record per entry carries its value
+ * proxy (what dagg_valcmp compares: exact in a long double for every
+ * 64-bit quantity), a tie-break word and the first compared key element
+ * as an unsigned number, so qsort_r compares flat records and reads the
+ * entries only to break a tie on that first key word.
+ */
+struct sortrec {
+	long double sr_pri;
+	int64_t sr_sec;
+	uint64_t sr_k0;
+	struct dagg_ent *sr_e;
+};
+
+static void
+val_proxy(const struct dagg *a, const int64_t *v, long double *pri,
+    int64_t *sec)
+{
+	*sec = 0;
+	switch (a->ag_func) {
+	case DAGG_AVG:
+		*pri = (long double)(v[0] ? v[1] / v[0] : 0);
+		return;
+	case DAGG_STDDEV:
+		*pri = (long double)dagg_stddev(v, 1);
+		return;
+	case DAGG_QUANTIZE: {
+		long double t = 0;
+
+		for (int i = 0; i < DAGG_QNBUCKETS; i++)
+			t += (long double)qbucketval(i) * (long double)v[i];
+		*pri = t;
+		*sec = v[DAGG_QZERO];
+		return;
+	}
+	case DAGG_LQUANTIZE:
+		*pri = lquantize_sum(a, v);
+		*sec = lquantize_zero(a, v);
+		return;
+	case DAGG_LLQUANTIZE:
+		*pri = llquantize_sum(a, v);
+		*sec = v[0];
+		return;
+	default:
+		*pri = (long double)v[0];
+		return;
+	}
+}
+
+/* The first compared key element as a number ordered like elem_cmp:
+ * integers by their unsigned value, bytes by their first eight. */
+static uint64_t
+key_word0(const struct dagg *a, const unsigned char *key, int keypos)
+{
+	const struct d_vdesc *vd;
+	const unsigned char *p;
+	uint64_t w = 0;
+
+	if (a->ag_nkeys == 0)
+		return 0;
+	vd = &a->ag_keys[keypos];
+	p = key + a->ag_koff[keypos];
+	switch (vd->dv_kind) {
+	case D_VK_INT:
+	case D_VK_UINT:
+	case D_VK_PTR:
+	case D_VK_FLOAT:
+		w = (uint64_t)dfmt_ival(vd, p);
+		if (vd->dv_isize && vd->dv_isize < 8)
+			w &= (1ULL << (vd->dv_isize * 8)) - 1;
+		return w;
+	case D_VK_KSYM:
+	case D_VK_KMOD:
+	case D_VK_USYM:
+	case D_VK_UMOD:
+	case D_VK_UADDR:
+		memcpy(&w, p, 8);
+		return w;
+	default:
+		for (uint32_t i = 0; i < 8 && i < vd->dv_size; i++)
+			w |= (uint64_t)p[i] << (56 - 8 * i);
+		return w;
+	}
+}
+
 static int
-sort_cmp(const void *lp, const void *rp, void *arg)
+sortrec_cmp(const void *lp, const void *rp, void *arg)
 {
 	const struct dagg_sortctx *sc = arg;
-	const struct dagg *a = sc->sc_agg;
-	const struct dagg_ent *l = *(struct dagg_ent *const *)lp;
-	const struct dagg_ent *r = *(struct dagg_ent *const *)rp;
+	const struct sortrec *l = lp, *r = rp;
 	int c = 0;
 
-	if (!sc->sc_keysort)
-		c = dagg_valcmp(a, l->de_val, r->de_val);
+	if (!sc->sc_keysort) {
+		if (l->sr_pri != r->sr_pri)
+			c = l->sr_pri < r->sr_pri ? -1 : 1;
+		else if (l->sr_sec != r->sr_sec)
+			c = l->sr_sec < r->sr_sec ? -1 : 1;
+	}
+	if (c == 0 && l->sr_k0 != r->sr_k0)
+		c = l->sr_k0 < r->sr_k0 ? -1 : 1;
 	if (c == 0)
-		c = dagg_keycmp(a, dagg_key(a, l), dagg_key(a, r),
-		    sc->sc_keypos);
+		c = dagg_keycmp(sc->sc_agg, dagg_key(sc->sc_agg, l->sr_e),
+		    dagg_key(sc->sc_agg, r->sr_e), sc->sc_keypos);
 	return sc->sc_rev ? -c : c;
 }
 
@@ -1128,11 +1217,25 @@ dagg_sort(const struct dagg *a, struct dagg_vec *vec,
 	struct dagg_sortctx sc = {
 		.sc_agg = a,
 		.sc_rev = so ? so->so_sortrev > 0 : 0,
-		.sc_keypos = so ? so->so_sortkeypos : 0,
+		.sc_keypos = so && so->so_sortkeypos > 0 &&
+		    so->so_sortkeypos < a->ag_nkeys ? so->so_sortkeypos : 0,
 		.sc_keysort = so ? so->so_sortkey > 0 : 0,
 	};
+	struct sortrec *rec = malloc((vec->n ? vec->n : 1) * sizeof(*rec));
 
-	qsort_r(vec->v, vec->n, sizeof(*vec->v), sort_cmp, &sc);
+	if (rec == NULL)
+		return;		/* unsorted rather than nothing */
+	for (size_t i = 0; i < vec->n; i++) {
+		struct dagg_ent *e = vec->v[i];
+
+		val_proxy(a, e->de_val, &rec[i].sr_pri, &rec[i].sr_sec);
+		rec[i].sr_k0 = key_word0(a, dagg_key(a, e), sc.sc_keypos);
+		rec[i].sr_e = e;
+	}
+	qsort_r(rec, vec->n, sizeof(*rec), sortrec_cmp, &sc);
+	for (size_t i = 0; i < vec->n; i++)
+		vec->v[i] = rec[i].sr_e;
+	free(rec);
 }
 
 /* ---- trunc, clear, normalize ---------------------------------------------------- */

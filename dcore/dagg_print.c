@@ -749,6 +749,28 @@ joinctx_init(struct joinctx *jc, const dagg_set_t *set,
 	jc->rev = so->so_sortrev > 0;
 }
 
+/* One aggregation needs no join: sort its entries and print them. */
+static int
+print_single(FILE *fp, const struct dfmt_ctx *cx, const dfmt_t *fmt,
+    struct dagg *a)
+{
+	struct dagg_vec vec;
+	struct row rw;
+	int r = 0;
+
+	if (dagg_collect(a, &vec) != 0)
+		return -ENOMEM;
+	dagg_sort(a, &vec, &a->ag_set->as_so);
+	for (size_t i = 0; i < vec.n && r == 0; i++) {
+		rw.key = dagg_key(a, vec.v[i]);
+		rw.vals[0] = vec.v[i]->de_val;
+		r = fmt ? print_row_fmt(fp, cx, fmt, &a, 1, &rw) :
+		    print_row_default(fp, cx, &a, 1, &rw);
+	}
+	free(vec.v);
+	return r;
+}
+
 static int
 print_rows(FILE *fp, const struct dfmt_ctx *cx, const dfmt_t *fmt,
     struct dagg *const *aggs, int naggs)
@@ -758,6 +780,8 @@ print_rows(FILE *fp, const struct dfmt_ctx *cx, const dfmt_t *fmt,
 	size_t nrows;
 	int r = 0;
 
+	if (naggs == 1)
+		return print_single(fp, cx, fmt, aggs[0]);
 	joinctx_init(&jc, aggs[0]->ag_set, aggs, naggs);
 	if (make_rows(&jc, &rows, &nrows) != 0)
 		return -ENOMEM;
