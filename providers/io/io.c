@@ -4,16 +4,18 @@
  * completes it (block:block_rq_complete, usually in interrupt context, so
  * the firing's pid/execname are whoever was interrupted, as in DTrace).
  *
- * args (until the D engine takes provider-declared types, when args[0..2]
- * become bufinfo_t *, devinfo_t *, fileinfo_t *):
- *   arg0 = bytes (b_bcount; for done the bytes completed),
- *   arg1 = the device number (Linux dev_t: major << 20 | minor),
- *   arg2 = the first sector (b_blkno),
- *   arg3 = the request flags as the kernel spells them ("R", "WS", "FWS"..),
- *   arg4 = the error (done; 0 for start),
- *   arg5 = the device name (dev_statname: "vda", "nvme0n1").
- * Linux has no file name at the block layer: fileinfo_t would be
- * "<unknown>" as in DTrace for I/O without a vnode.
+ * args, as DTrace's io provider: args[0] is a bufinfo_t *, args[1] a
+ * devinfo_t *, args[2] a fileinfo_t * (declared by this provider, filled
+ * per firing):
+ *   b_bcount   bytes (for done: the bytes completed)
+ *   b_blkno    first sector, b_lblkno the same
+ *   b_flags    B_READ or B_WRITE from the request's flags, B_ASYNC unless it
+ *              is synchronous, B_DONE (and B_ERROR) for done
+ *   b_error    the completion status (done), b_edev the dev_t
+ *   dev_major/dev_minor, dev_statname/dev_name the disk ("vda"),
+ *   dev_pathname /dev/<name>
+ * The block layer knows no file: fileinfo_t says "<none>" everywhere and
+ * fi_offset is -1, as DTrace does for I/O without a vnode.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +24,44 @@
 #include "providers/prov_impl.h"
 
 enum { IO_START, IO_DONE, IO_N };
+
+/* The D side of args[]; the C structs below must have the same layout
+ * (natural alignment on both sides). */
+static const char io_decls[] =
+    "typedef struct bufinfo { int b_flags; size_t b_bcount; caddr_t b_addr;\n"
+    "    uint64_t b_blkno; uint64_t b_lblkno; size_t b_resid; size_t b_bufsize;\n"
+    "    caddr_t b_iodone; int b_error; dev_t b_edev; } bufinfo_t;\n"
+    "typedef struct devinfo { int dev_major; int dev_minor; int dev_instance;\n"
+    "    char dev_name[32]; char dev_statname[32]; char dev_pathname[128]; } devinfo_t;\n"
+    "typedef struct fileinfo { char fi_name[32]; char fi_dirname[32];\n"
+    "    char fi_pathname[64]; int64_t fi_offset; char fi_fs[16]; char fi_mount[32];\n"
+    "    int fi_oflags; } fileinfo_t;\n"
+    "inline int B_BUSY = 0x0001; inline int B_DONE = 0x0002; inline int B_ERROR = 0x0004;\n"
+    "inline int B_PAGEIO = 0x0010; inline int B_PHYS = 0x0020; inline int B_READ = 0x0040;\n"
+    "inline int B_WRITE = 0x0100; inline int B_ASYNC = 0x0400;\n";
+enum { IO_B_DONE = 0x2, IO_B_ERROR = 0x4, IO_B_READ = 0x40, IO_B_WRITE = 0x100, IO_B_ASYNC = 0x400 };
+
+struct io_bufinfo {
+	int32_t b_flags;
+	uint64_t b_bcount, b_addr, b_blkno, b_lblkno, b_resid, b_bufsize, b_iodone;
+	int32_t b_error;
+	uint64_t b_edev;
+};
+struct io_devinfo {
+	int32_t dev_major, dev_minor, dev_instance;
+	char dev_name[32], dev_statname[32], dev_pathname[128];
+};
+struct io_fileinfo {
+	char fi_name[32], fi_dirname[32], fi_pathname[64];
+	int64_t fi_offset;
+	char fi_fs[16], fi_mount[32];
+	int32_t fi_oflags;
+};
+struct io_args {
+	struct io_bufinfo b;
+	struct io_devinfo d;
+	struct io_fileinfo fi;
+};
 
 struct io_devname {
 	uint32_t dev;
@@ -37,7 +77,7 @@ struct io_state {
 
 static const char *const io_names[IO_N] = { "start", "done" };
 static const char *const io_events[IO_N] = { "block_rq_issue", "block_rq_complete" };
-static const char *const io_args[] = { "uint64_t", "dev_t", "uint64_t", "string", "int", "string" };
+static const char *const io_argtypes[] = { "bufinfo_t *", "devinfo_t *", "fileinfo_t *" };
 
 static int
 io_emit(struct prov_registry *r, const struct d_probe_desc *pd, d_probe_cb cb, void *arg)
@@ -48,7 +88,8 @@ io_emit(struct prov_registry *r, const struct d_probe_desc *pd, d_probe_cb cb, v
 		if (!p)
 			return prov_errf(r, "out of memory");
 		p->pp_param[0] = (uint64_t)k;
-		prov_set_args(p, 6, io_args);
+		prov_set_args(p, 3, io_argtypes);
+		p->pp_info.dp_decls = io_decls;
 		if (!prov_desc_match(pd, &p->pp_info))
 			continue;
 		if (cb && cb(arg, &p->pp_info) < 0)
@@ -152,6 +193,38 @@ io_devname(struct io_state *st, uint32_t dev)
 	return e->name;
 }
 
+static void
+io_fill(struct io_state *st, const struct prov_tp *tp, const struct smp_record *rec,
+    int done, struct io_args *a)
+{
+	char rwbs[16];
+	memset(a, 0, sizeof(*a));
+	uint32_t dev = (uint32_t)prov_tp_uint(prov_tp_field(tp, "dev"), rec->raw, rec->raw_size);
+	const struct prov_tp_field *bytes = prov_tp_field(tp, "bytes");
+	a->b.b_bcount = bytes ? prov_tp_uint(bytes, rec->raw, rec->raw_size) :
+	    512 * prov_tp_uint(prov_tp_field(tp, "nr_sector"), rec->raw, rec->raw_size);
+	a->b.b_bufsize = a->b.b_bcount;
+	a->b.b_blkno = a->b.b_lblkno = prov_tp_uint(prov_tp_field(tp, "sector"), rec->raw, rec->raw_size);
+	a->b.b_error = (int32_t)prov_tp_uint(prov_tp_field(tp, "error"), rec->raw, rec->raw_size);
+	a->b.b_edev = dev;
+	prov_tp_str(prov_tp_field(tp, "rwbs"), rec->raw, rec->raw_size, rwbs, sizeof(rwbs));
+	a->b.b_flags = (strchr(rwbs, 'R') ? IO_B_READ : 0) | (strchr(rwbs, 'W') ? IO_B_WRITE : 0) |
+	    (strchr(rwbs, 'S') ? 0 : IO_B_ASYNC) | (done ? IO_B_DONE : 0) |
+	    (done && a->b.b_error ? IO_B_ERROR : 0);
+	a->d.dev_major = (int32_t)(dev >> 20);
+	a->d.dev_minor = a->d.dev_instance = (int32_t)(dev & 0xfffff);
+	const char *name = io_devname(st, dev);
+	snprintf(a->d.dev_name, sizeof(a->d.dev_name), "%s", name);
+	snprintf(a->d.dev_statname, sizeof(a->d.dev_statname), "%s", name);
+	snprintf(a->d.dev_pathname, sizeof(a->d.dev_pathname), "/dev/%s", name);
+	strcpy(a->fi.fi_name, "<none>");
+	strcpy(a->fi.fi_dirname, "<none>");
+	strcpy(a->fi.fi_pathname, "<none>");
+	strcpy(a->fi.fi_fs, "<none>");
+	strcpy(a->fi.fi_mount, "<none>");
+	a->fi.fi_offset = -1;
+}
+
 static int
 io_decode(struct prov_registry *r, const struct smp_record *rec, uint64_t cookie,
     prov_fire_fn fire, void *arg)
@@ -163,23 +236,18 @@ io_decode(struct prov_registry *r, const struct smp_record *rec, uint64_t cookie
 		io_plan(r, st);
 	if (!st->probe[cookie])
 		return 0;
-	const struct prov_tp *tp = &st->tp[cookie];
 	uint64_t kbuf[128], ubuf[128];
-	char rwbs[16];
+	struct io_args a;
 	struct d_firing f;
 	prov_firing_from_sample(r, rec, &f, kbuf, ubuf, 128);
 	f.df_probe = st->probe[cookie];
-	uint32_t dev = (uint32_t)prov_tp_uint(prov_tp_field(tp, "dev"), rec->raw, rec->raw_size);
-	const struct prov_tp_field *bytes = prov_tp_field(tp, "bytes");
-	f.df_args[0] = bytes ? prov_tp_uint(bytes, rec->raw, rec->raw_size) :
-	    512 * prov_tp_uint(prov_tp_field(tp, "nr_sector"), rec->raw, rec->raw_size);
-	f.df_args[1] = dev;
-	f.df_args[2] = prov_tp_uint(prov_tp_field(tp, "sector"), rec->raw, rec->raw_size);
-	f.df_args[3] = (uint64_t)(uintptr_t)prov_tp_str(prov_tp_field(tp, "rwbs"), rec->raw,
-	    rec->raw_size, rwbs, sizeof(rwbs));
-	f.df_args[4] = prov_tp_uint(prov_tp_field(tp, "error"), rec->raw, rec->raw_size);
-	f.df_args[5] = (uint64_t)(uintptr_t)io_devname(st, dev);
-	f.df_nargs = 6;
+	io_fill(st, &st->tp[cookie], rec, cookie == IO_DONE, &a);
+	f.df_mem = &a;
+	f.df_memlen = sizeof(a);
+	f.df_args[0] = (uint64_t)(uintptr_t)&a.b;
+	f.df_args[1] = (uint64_t)(uintptr_t)&a.d;
+	f.df_args[2] = (uint64_t)(uintptr_t)&a.fi;
+	f.df_nargs = 3;
 	return fire(arg, &f);
 }
 

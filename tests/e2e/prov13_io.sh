@@ -14,8 +14,11 @@ f=$dir/p13io.$$
 "$PMCTRACE" -l -P io >list 2>&1
 grep -Eq ' io +start$' list && grep -Eq ' io +done$' list || { cat list; fail "io probes not listed"; }
 "$PMCTRACE" -qn '
-io:::start /execname == "dd" && arg0 == 65536/ { @s[args[3]] = count(); printf("start %d %s %d %s\n", pid, execname, arg0, args[5]); }
-io:::done /arg0 == 65536/ { @d[arg4] = count(); }
+io:::start /execname == "dd" && args[0]->b_bcount == 65536/ {
+	@s[args[0]->b_flags & B_WRITE ? "W" : "R"] = count();
+	printf("start %d %s %d %s\n", pid, execname, args[0]->b_bcount, args[1]->dev_statname);
+}
+io:::done /args[0]->b_bcount == 65536/ { @d[args[0]->b_error, args[2]->fi_name] = count(); }
 tick-2s { exit(0); }' >out 2>err &
 p=$!
 sleep 0.7
@@ -28,6 +31,18 @@ n=$(grep -c "^start $dd dd 65536 " out)
 [ "$n" -ge 20 ] || { cat out; fail "$n io:::start of 64k by dd $dd, want >= 20"; }
 dev=$(grep -m1 '^start' out | awk '{ print $5 }')
 [ -e "/sys/class/block/$dev" ] || { cat out; fail "device name '$dev' is not a block device"; }
-grep -Eq '^  W[A-Z]* +(2[0-9]|[3-9][0-9])$' out || { cat out; fail "no W flags on the writes"; }
-grep -Eq '^ +0 +(2[0-9]|[3-9][0-9]|[0-9]{3,})$' out || { cat out; fail "fewer than 20 io:::done with error 0"; }
+grep -Eq '^  W +(2[0-9]|[3-9][0-9])$' out || { cat out; fail "b_flags lacks B_WRITE on the writes"; }
+grep -Eq '^ +0  <none> +(2[0-9]|[3-9][0-9]|[0-9]{3,})$' out || { cat out; fail "fewer than 20 io:::done with error 0"; }
+
+# the issue's one-liner, as written
+"$PMCTRACE" -n 'io:::start { printf("%d %s %d", pid, execname, args[0]->b_bcount); }' >out2 2>err2 &
+p=$!
+sleep 0.7
+dd if=/dev/zero of="$f" bs=64k count=5 oflag=direct 2>/dev/null &
+dd=$!
+wait $dd
+rm -f "$f"
+sleep 0.3
+kill -INT $p; wait $p
+grep -Eq ":start $dd dd 65536\$" out2 || { cat out2 err2; fail "one-liner printed no 64k start by dd"; }
 exit 0
