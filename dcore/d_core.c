@@ -751,6 +751,7 @@ d_fire_error(d_hdl_t *dh, struct d_vm *vm, int fault)
 	    dh->dh_prog, vm->vm_ecb->ec_epid, p->pr_id, p->pr_prov, p->pr_mod, p->pr_func, p->pr_name,
 	    d_fault_name(fault), addr, where, off);
 	dh->dh_nerrors++;
+	dh->dh_cpuerr[vm->vm_f->df_cpu % D_ERRCPUS]++;
 	if (dh->dh_in_error || p->pr_id == D_PROBE_ERROR)
 		return;
 	struct d_probe *ep = d_probe_find(dh, D_PROBE_ERROR);
@@ -876,11 +877,28 @@ d_report_dvdrops(d_hdl_t *dh)
 	}
 }
 
+/* "dtrace: 1 error on CPU 2", as the Dynamic Tracing Guide shows after
+ * the fault messages themselves. */
+static void
+d_report_errors(d_hdl_t *dh)
+{
+	for (uint32_t c = 0; c < D_ERRCPUS; c++) {
+		uint64_t n = dh->dh_cpuerr[c];
+		if (!n)
+			continue;
+		fflush(dh->dh_out);
+		fprintf(dh->dh_err, "%s: %llu error%s on CPU %u\n", dh->dh_prog,
+		    (unsigned long long)n, n == 1 ? "" : "s", c);
+		dh->dh_cpuerr[c] = 0;
+	}
+}
+
 static void
 d_report_all_drops(d_hdl_t *dh)
 {
 	if (!dh->dh_going)
 		return;
+	d_report_errors(dh);
 	d_report_dvdrops(dh);
 	fflush(dh->dh_out);
 	dagg_report_drops(dh->dh_aggset, dh->dh_err);

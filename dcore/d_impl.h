@@ -517,6 +517,8 @@ void d_vm_outstart(struct d_vm *vm);
 
 /* ---- the handle ---------------------------------------------------------- */
 
+#define D_ERRCPUS	1024	/* faults are counted per CPU below this */
+
 struct d_macro {
 	int dm_argc;
 	char **dm_argv;
@@ -610,6 +612,7 @@ struct d_hdl {
 	bool dh_in_error;		/* firing ERROR: no recursion */
 	uint64_t dh_rand;
 	uint64_t dh_nerrors;
+	uint64_t dh_cpuerr[D_ERRCPUS];	/* faults per CPU since the last report */
 	uint64_t dh_drops_reported;
 	uint64_t dh_lasttick;
 };
