@@ -34,7 +34,9 @@ d_vm_prolog(struct d_vm *vm)
 	if (dh->dh_opt[O_QUIET])
 		return;
 	d_vm_outstart(vm);
-	if (!dh->dh_header_done && !vm->vm_header) {
+	/* the column header belongs to the principal output, never to a
+	 * speculation (it is printed before the first committed line) */
+	if (!dh->dh_header_done && !vm->vm_header && !vm->vm_spec) {
 		dfmt_header(vm->vm_out);
 		vm->vm_header = 1;
 	}
@@ -209,7 +211,9 @@ d_act_exec(struct d_vm *vm, const struct d_actsite *as, uint64_t *r)
 	case F_COMMIT:
 		if (r[0] > dh->dh_opt[O_NSPEC] + 0ULL)
 			return DF_ILLOP;
-		dspec_commit(dh->dh_spec, (uint32_t)r[0], vm->vm_out);
+		/* committed data follows the committing clause's own records */
+		if (vm->vm_ncommits < (int)(sizeof(vm->vm_commits) / sizeof(vm->vm_commits[0])))
+			vm->vm_commits[vm->vm_ncommits++] = (uint32_t)r[0];
 		break;
 	case F_DISCARD:
 		if (r[0] > dh->dh_opt[O_NSPEC] + 0ULL)

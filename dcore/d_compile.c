@@ -877,6 +877,33 @@ check_spec_order(struct d_cg *cg, int f, int line)
 	}
 }
 
+/* print(): a struct's members in order, nested structs opened with
+ * fm_isstruct and their members one level deeper; offsets are from the
+ * start of the printed value.  Returns the count (fills m when non-NULL). */
+static int
+print_members(struct d_hdl *dh, const struct d_type *t, uint32_t base, int depth,
+    struct dfmt_member *m, int n)
+{
+	char tn[128];
+	for (struct d_member *dm = t->dt_members; dm; dm = dm->dm_next) {
+		const struct d_type *mt = dm->dm_type;
+		bool sou = mt->dt_kind == DK_STRUCT || mt->dt_kind == DK_UNION;
+		if (m) {
+			struct dfmt_member *fm = &m[n];
+			fm->fm_name = dm->dm_name ? dm->dm_name : "";
+			fm->fm_tname = d_strdup(dh, d_type_name(dh, mt, tn, sizeof(tn)));
+			d_type_vdesc(dh, mt, &fm->fm_vd);
+			fm->fm_off = base + dm->dm_off;
+			fm->fm_depth = (uint16_t)depth;
+			fm->fm_isstruct = sou;
+		}
+		n++;
+		if (sou)
+			n = print_members(dh, mt, base + dm->dm_off, depth + 1, m, n);
+	}
+	return n;
+}
+
 static void
 cg_action(struct d_cg *cg, struct d_node *n)
 {
@@ -951,20 +978,9 @@ cg_action(struct d_cg *cg, struct d_node *n)
 		as->as_str = d_strdup(dh, d_type_name(dh, a->dn_type, tn, sizeof(tn)));
 		struct d_type *t = a->dn_type;
 		if (t->dt_kind == DK_STRUCT || t->dt_kind == DK_UNION) {
-			int nm = 0;
-			for (struct d_member *m = t->dt_members; m; m = m->dm_next)
-				nm++;
+			int nm = print_members(dh, t, 0, 1, NULL, 0);
 			as->as_members = d_alloc(dh, (size_t)(nm ? nm : 1) * sizeof(struct dfmt_member));
-			int i = 0;
-			for (struct d_member *m = t->dt_members; m; m = m->dm_next, i++) {
-				struct dfmt_member *fm = &as->as_members[i];
-				fm->fm_name = m->dm_name ? m->dm_name : "";
-				fm->fm_tname = d_strdup(dh, d_type_name(dh, m->dm_type, tn, sizeof(tn)));
-				d_type_vdesc(dh, m->dm_type, &fm->fm_vd);
-				fm->fm_off = m->dm_off;
-				fm->fm_depth = 1;
-			}
-			as->as_nmembers = nm;
+			as->as_nmembers = print_members(dh, t, 0, 1, as->as_members, 0);
 		}
 		break;
 	}

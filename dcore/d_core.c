@@ -662,6 +662,7 @@ d_run_ecb(d_hdl_t *dh, struct d_vm *vm, struct d_ecb *e)
 	const struct d_clause *cl = e->ec_clause;
 	vm->vm_ecb = e;
 	vm->vm_prolog = vm->vm_header = vm->vm_spec = vm->vm_outused = 0;
+	vm->vm_ncommits = 0;
 	vm->vm_out = dh->dh_clbuf;
 	int fault = d_vm_exec(vm, cl);
 	if (fault != DF_NONE) {
@@ -674,14 +675,21 @@ d_run_ecb(d_hdl_t *dh, struct d_vm *vm, struct d_ecb *e)
 		dfmt_probe_end(vm->vm_out, &dh->dh_fctx);
 	if (vm->vm_spec)
 		dspec_clause_end(dh->dh_spec);
-	if (!vm->vm_outused)
-		return;
-	fflush(dh->dh_clbuf);
-	off_t len = ftello(dh->dh_clbuf);
-	if (len > 0 && !vm->vm_spec)
-		d_commit_text(dh, vm, dh->dh_clbuf_mem, (size_t)len);
-	if (vm->vm_header && !vm->vm_spec)
-		dh->dh_header_done = true;
+	if (vm->vm_outused) {
+		fflush(dh->dh_clbuf);
+		off_t len = ftello(dh->dh_clbuf);
+		if (len > 0 && !vm->vm_spec)
+			d_commit_text(dh, vm, dh->dh_clbuf_mem, (size_t)len);
+		if (vm->vm_header && !vm->vm_spec)
+			dh->dh_header_done = true;
+	}
+	for (int i = 0; i < vm->vm_ncommits; i++) {
+		if (!dh->dh_header_done && !dh->dh_opt[O_QUIET]) {
+			dfmt_header(dh->dh_out);
+			dh->dh_header_done = true;
+		}
+		dspec_commit(dh->dh_spec, vm->vm_commits[i], dh->dh_out);
+	}
 }
 
 static void

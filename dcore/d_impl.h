@@ -494,6 +494,8 @@ struct d_vm {
 	int vm_spec;			/* speculate() active */
 	int vm_prolog;			/* the probe line was printed */
 	int vm_outused;			/* the clause buffer was started */
+	uint32_t vm_commits[8];		/* commit() ids, done when the clause ends */
+	int vm_ncommits;
 	int vm_header;			/* ... after the column header */
 	const char *vm_strtok;		/* strtok() state */
 	void *vm_rawproc;		/* curpsinfo record, made on first use */
