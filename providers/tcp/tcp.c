@@ -15,14 +15,20 @@
  * The firing context is the current thread: for receive usually the
  * softirq's victim, as in DTrace.
  *
- * args (until the D engine takes provider-declared types, when args[0..5]
- * become pktinfo_t, csinfo_t, ipinfo_t, tcpsinfo_t, tcpinfo_t,
- * tcpnsinfo_t): arg0 = payload bytes (0 for state changes), arg1 = the
- * packet's source address, arg2 = its destination address (strings, as
- * ipinfo_t's ip_saddr/ip_daddr; so for receive the destination is the
- * local address), arg3 = source port, arg4 = destination port, arg5 =
- * the new state and arg6 = the previous state (Linux TCP_* numbers:
- * 1 ESTABLISHED, 2 SYN_SENT, 3 SYN_RECV, ..., 7 CLOSE, 10 LISTEN).
+ * args, as DTrace's tcp provider (types declared by this provider):
+ *   args[0] pktinfo_t *   pkt_addr = the skb (receive), else 0
+ *   args[1] csinfo_t *    cs_addr = cs_cid = the socket, cs_pid = the pid
+ *   args[2] ipinfo_t *    ip_ver, ip_plength (payload bytes), ip_saddr,
+ *                         ip_daddr of the packet (receive: daddr is local)
+ *   args[3] tcpsinfo_t *  the connection: tcps_laddr/raddr, lport/rport,
+ *                         tcps_state (illumos TCPS_* numbering, as the
+ *                         TCP_STATE_* constants), tcps_active, tcps_local;
+ *                         snxt/suna/swnd/rwnd/cwnd/ssthresh/rtt from the
+ *                         last received segment (0 until one is seen)
+ *   args[4] tcpinfo_t *   tcp_sport, tcp_dport of the packet; the header
+ *                         fields Linux's tracepoints lack (seq, ack, flags,
+ *                         window...) are 0
+ *   args[5] tcplsinfo_t * state-change: the previous state
  * send learns a socket's addresses from the state changes and received
  * segments seen before it; a socket seen by neither has empty addresses.
  */
@@ -37,10 +43,65 @@ enum { TE_PROBE, TE_STATE, TE_SEND, TE_N };
 enum { TCPS_ESTABLISHED = 1, TCPS_SYN_SENT = 2, TCPS_SYN_RECV = 3, TCPS_CLOSE = 7 };
 #define TCP_NSOCKS 1024
 
+/* The D declarations of args[] and the C structs with the same layout. */
+static const char tcp_decls[] =
+    "typedef struct pktinfo { uintptr_t pkt_addr; } pktinfo_t;\n"
+    "typedef struct csinfo { uintptr_t cs_addr; uint64_t cs_cid; pid_t cs_pid;\n"
+    "    zoneid_t cs_zoneid; } csinfo_t;\n"
+    "typedef struct ipinfo { uint8_t ip_ver; uint16_t ip_plength; char ip_saddr[64];\n"
+    "    char ip_daddr[64]; } ipinfo_t;\n"
+    "typedef struct tcpsinfo { uintptr_t tcps_addr; int tcps_local; int tcps_active;\n"
+    "    uint16_t tcps_lport; uint16_t tcps_rport; char tcps_laddr[64]; char tcps_raddr[64];\n"
+    "    int32_t tcps_state; uint32_t tcps_snxt; uint32_t tcps_suna; uint32_t tcps_swnd;\n"
+    "    uint32_t tcps_rwnd; uint32_t tcps_cwnd; uint32_t tcps_cwnd_ssthresh;\n"
+    "    uint32_t tcps_rtt; } tcpsinfo_t;\n"
+    "typedef struct tcpinfo { uint16_t tcp_sport; uint16_t tcp_dport; uint32_t tcp_seq;\n"
+    "    uint32_t tcp_ack; uint8_t tcp_offset; uint8_t tcp_flags; uint16_t tcp_window;\n"
+    "    uint16_t tcp_checksum; uint16_t tcp_urgent; uintptr_t tcp_hdr; } tcpinfo_t;\n"
+    "typedef struct tcplsinfo { int32_t tcps_state; } tcplsinfo_t;\n"
+    "inline int32_t TCP_STATE_CLOSED = -6; inline int32_t TCP_STATE_IDLE = -5;\n"
+    "inline int32_t TCP_STATE_BOUND = -4; inline int32_t TCP_STATE_LISTEN = -3;\n"
+    "inline int32_t TCP_STATE_SYN_SENT = -2; inline int32_t TCP_STATE_SYN_RECEIVED = -1;\n"
+    "inline int32_t TCP_STATE_ESTABLISHED = 0; inline int32_t TCP_STATE_CLOSE_WAIT = 1;\n"
+    "inline int32_t TCP_STATE_FIN_WAIT_1 = 2; inline int32_t TCP_STATE_CLOSING = 3;\n"
+    "inline int32_t TCP_STATE_LAST_ACK = 4; inline int32_t TCP_STATE_FIN_WAIT_2 = 5;\n"
+    "inline int32_t TCP_STATE_TIME_WAIT = 6;\n";
+
+struct tcp_pktinfo { uint64_t pkt_addr; };
+struct tcp_csinfo { uint64_t cs_addr, cs_cid; int32_t cs_pid, cs_zoneid; };
+struct tcp_ipinfo { uint8_t ip_ver; uint16_t ip_plength; char ip_saddr[64], ip_daddr[64]; };
+struct tcp_tcpsinfo {
+	uint64_t tcps_addr;
+	int32_t tcps_local, tcps_active;
+	uint16_t tcps_lport, tcps_rport;
+	char tcps_laddr[64], tcps_raddr[64];
+	int32_t tcps_state;
+	uint32_t tcps_snxt, tcps_suna, tcps_swnd, tcps_rwnd, tcps_cwnd, tcps_cwnd_ssthresh, tcps_rtt;
+};
+struct tcp_tcpinfo {
+	uint16_t tcp_sport, tcp_dport;
+	uint32_t tcp_seq, tcp_ack;
+	uint8_t tcp_offset, tcp_flags;
+	uint16_t tcp_window, tcp_checksum, tcp_urgent;
+	uint64_t tcp_hdr;
+};
+struct tcp_lsinfo { int32_t tcps_state; };
+struct tcp_args {
+	struct tcp_pktinfo pkt;
+	struct tcp_csinfo cs;
+	struct tcp_ipinfo ip;
+	struct tcp_tcpsinfo tcps;
+	struct tcp_tcpinfo tcp;
+	struct tcp_lsinfo ls;
+};
+
 struct tcp_sock {
 	uint64_t sk;
 	char laddr[48], raddr[48];
 	uint16_t lport, rport;
+	uint8_t ver, active;
+	int32_t state;			/* Linux TCP_* */
+	uint32_t snxt, suna, swnd, rwnd, cwnd, ssthresh, rtt;
 };
 
 struct tcp_state {
@@ -57,8 +118,8 @@ static const char *const tcp_names[TK_N] = {
 static const char *const tcp_events[TE_N][2] = {
 	{ "tcp", "tcp_probe" }, { "sock", "inet_sock_set_state" }, { "sock", "sock_send_length" },
 };
-static const char *const tcp_args[] = {
-	"uint64_t", "string", "string", "uint16_t", "uint16_t", "int", "int"
+static const char *const tcp_argtypes[] = {
+	"pktinfo_t *", "csinfo_t *", "ipinfo_t *", "tcpsinfo_t *", "tcpinfo_t *", "tcplsinfo_t *"
 };
 
 static int
@@ -70,7 +131,8 @@ tcp_emit(struct prov_registry *r, const struct d_probe_desc *pd, d_probe_cb cb, 
 		if (!p)
 			return prov_errf(r, "out of memory");
 		p->pp_param[0] = (uint64_t)k;
-		prov_set_args(p, 7, tcp_args);
+		prov_set_args(p, 6, tcp_argtypes);
+		p->pp_info.dp_decls = tcp_decls;
 		if (!prov_desc_match(pd, &p->pp_info))
 			continue;
 		if (cb && cb(arg, &p->pp_info) < 0)
@@ -198,15 +260,60 @@ tcp_fire(uint32_t id, struct d_firing *f, prov_fire_fn fire, void *arg)
 	return fire(arg, f);
 }
 
-/* Fill args 1..4 from what is known of the socket; outgoing says whether
- * the packet goes from the local end. */
-static void
-tcp_args_from(struct d_firing *f, const struct tcp_sock *so, int outgoing)
+/* Linux TCP_* to the illumos TCPS_* numbers DTrace scripts compare with. */
+static int32_t
+tcp_dstate(int32_t linux_state)
 {
-	f->df_args[1] = (uint64_t)(uintptr_t)(outgoing ? so->laddr : so->raddr);
-	f->df_args[2] = (uint64_t)(uintptr_t)(outgoing ? so->raddr : so->laddr);
-	f->df_args[3] = outgoing ? so->lport : so->rport;
-	f->df_args[4] = outgoing ? so->rport : so->lport;
+	static const int32_t map[] = { -6, 0, -2, -1, 2, 5, 6, -6, 1, 4, -3, 3, -1 };
+	return linux_state >= 0 && linux_state < (int32_t)(sizeof(map) / sizeof(map[0])) ?
+	    map[linux_state] : -5;
+}
+
+/* args[] for a packet of socket so; outgoing: from the local end. */
+static void
+tcp_fill(const struct tcp_sock *so, int outgoing, uint64_t bytes, int32_t pid,
+    struct d_firing *f, struct tcp_args *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->cs.cs_addr = a->cs.cs_cid = so->sk;
+	a->cs.cs_pid = pid;
+	a->ip.ip_ver = so->ver;
+	a->ip.ip_plength = (uint16_t)(bytes > 0xffff ? 0xffff : bytes);
+	snprintf(a->ip.ip_saddr, sizeof(a->ip.ip_saddr), "%s", outgoing ? so->laddr : so->raddr);
+	snprintf(a->ip.ip_daddr, sizeof(a->ip.ip_daddr), "%s", outgoing ? so->raddr : so->laddr);
+	a->tcps.tcps_addr = so->sk;
+	a->tcps.tcps_local = so->laddr[0] && !strcmp(so->laddr, so->raddr);
+	a->tcps.tcps_active = so->active;
+	a->tcps.tcps_lport = so->lport;
+	a->tcps.tcps_rport = so->rport;
+	snprintf(a->tcps.tcps_laddr, sizeof(a->tcps.tcps_laddr), "%s", so->laddr);
+	snprintf(a->tcps.tcps_raddr, sizeof(a->tcps.tcps_raddr), "%s", so->raddr);
+	a->tcps.tcps_state = tcp_dstate(so->state);
+	a->tcps.tcps_snxt = so->snxt;
+	a->tcps.tcps_suna = so->suna;
+	a->tcps.tcps_swnd = so->swnd;
+	a->tcps.tcps_rwnd = so->rwnd;
+	a->tcps.tcps_cwnd = so->cwnd;
+	a->tcps.tcps_cwnd_ssthresh = so->ssthresh;
+	a->tcps.tcps_rtt = so->rtt;
+	a->tcp.tcp_sport = outgoing ? so->lport : so->rport;
+	a->tcp.tcp_dport = outgoing ? so->rport : so->lport;
+	a->ls.tcps_state = a->tcps.tcps_state;
+	f->df_mem = a;
+	f->df_memlen = sizeof(*a);
+	f->df_args[0] = (uint64_t)(uintptr_t)&a->pkt;
+	f->df_args[1] = (uint64_t)(uintptr_t)&a->cs;
+	f->df_args[2] = (uint64_t)(uintptr_t)&a->ip;
+	f->df_args[3] = (uint64_t)(uintptr_t)&a->tcps;
+	f->df_args[4] = (uint64_t)(uintptr_t)&a->tcp;
+	f->df_args[5] = (uint64_t)(uintptr_t)&a->ls;
+	f->df_nargs = 6;
+}
+
+static uint32_t
+tcp_u32(const struct prov_tp *tp, const struct smp_record *rec, const char *name)
+{
+	return (uint32_t)prov_tp_uint(prov_tp_field(tp, name), rec->raw, rec->raw_size);
 }
 
 static int
@@ -216,15 +323,27 @@ tcp_decode_probe(struct tcp_state *st, const struct smp_record *rec, struct d_fi
 	const struct prov_tp *tp = &st->tp[TE_PROBE];
 	uint64_t sk = prov_tp_uint(prov_tp_field(tp, "skaddr"), rec->raw, rec->raw_size);
 	struct tcp_sock *so = tcp_sock(st, sk);
+	if (so->sk != sk) {
+		memset(so, 0, sizeof(*so));
+		so->sk = sk;
+	}
 	/* tcp_probe names the socket's ends: saddr is local */
-	so->sk = sk;
 	tcp_addr(tp, rec, "saddr", 0, so->laddr, sizeof(so->laddr));
 	tcp_addr(tp, rec, "daddr", 0, so->raddr, sizeof(so->raddr));
-	so->lport = (uint16_t)prov_tp_uint(prov_tp_field(tp, "sport"), rec->raw, rec->raw_size);
-	so->rport = (uint16_t)prov_tp_uint(prov_tp_field(tp, "dport"), rec->raw, rec->raw_size);
-	f->df_args[0] = prov_tp_uint(prov_tp_field(tp, "data_len"), rec->raw, rec->raw_size);
-	tcp_args_from(f, so, 0);
-	f->df_args[5] = f->df_args[6] = TCPS_ESTABLISHED;
+	so->ver = tcp_u32(tp, rec, "family") == AF_INET6 ? 6 : 4;
+	so->lport = (uint16_t)tcp_u32(tp, rec, "sport");
+	so->rport = (uint16_t)tcp_u32(tp, rec, "dport");
+	so->state = TCPS_ESTABLISHED;
+	so->snxt = tcp_u32(tp, rec, "snd_nxt");
+	so->suna = tcp_u32(tp, rec, "snd_una");
+	so->swnd = tcp_u32(tp, rec, "snd_wnd");
+	so->rwnd = tcp_u32(tp, rec, "rcv_wnd");
+	so->cwnd = tcp_u32(tp, rec, "snd_cwnd");
+	so->ssthresh = tcp_u32(tp, rec, "ssthresh");
+	so->rtt = tcp_u32(tp, rec, "srtt");
+	struct tcp_args a;
+	tcp_fill(so, 0, tcp_u32(tp, rec, "data_len"), f->df_pid, f, &a);
+	a.pkt.pkt_addr = prov_tp_uint(prov_tp_field(tp, "skbaddr"), rec->raw, rec->raw_size);
 	return tcp_fire(st->probe[TK_RECEIVE], f, fire, arg);
 }
 
@@ -233,22 +352,28 @@ tcp_decode_state(struct tcp_state *st, const struct smp_record *rec, struct d_fi
     prov_fire_fn fire, void *arg)
 {
 	const struct prov_tp *tp = &st->tp[TE_STATE];
-	if (prov_tp_uint(prov_tp_field(tp, "protocol"), rec->raw, rec->raw_size) != IPPROTO_TCP)
+	if (tcp_u32(tp, rec, "protocol") != IPPROTO_TCP)
 		return 0;
 	uint64_t sk = prov_tp_uint(prov_tp_field(tp, "skaddr"), rec->raw, rec->raw_size);
-	int family = (int)prov_tp_uint(prov_tp_field(tp, "family"), rec->raw, rec->raw_size);
-	int64_t old = (int64_t)prov_tp_uint(prov_tp_field(tp, "oldstate"), rec->raw, rec->raw_size);
-	int64_t nst = (int64_t)prov_tp_uint(prov_tp_field(tp, "newstate"), rec->raw, rec->raw_size);
+	int family = (int)tcp_u32(tp, rec, "family");
+	int32_t old = (int32_t)tcp_u32(tp, rec, "oldstate");
+	int32_t nst = (int32_t)tcp_u32(tp, rec, "newstate");
 	struct tcp_sock *so = tcp_sock(st, sk);
-	so->sk = sk;
+	if (so->sk != sk) {
+		memset(so, 0, sizeof(*so));
+		so->sk = sk;
+	}
 	tcp_addr(tp, rec, family == AF_INET6 ? "saddr_v6" : "saddr", family, so->laddr, sizeof(so->laddr));
 	tcp_addr(tp, rec, family == AF_INET6 ? "daddr_v6" : "daddr", family, so->raddr, sizeof(so->raddr));
-	so->lport = (uint16_t)prov_tp_uint(prov_tp_field(tp, "sport"), rec->raw, rec->raw_size);
-	so->rport = (uint16_t)prov_tp_uint(prov_tp_field(tp, "dport"), rec->raw, rec->raw_size);
-	tcp_args_from(f, so, 1);
-	f->df_args[0] = 0;
-	f->df_args[5] = (uint64_t)nst;
-	f->df_args[6] = (uint64_t)old;
+	so->ver = family == AF_INET6 ? 6 : 4;
+	so->lport = (uint16_t)tcp_u32(tp, rec, "sport");
+	so->rport = (uint16_t)tcp_u32(tp, rec, "dport");
+	so->state = nst;
+	if (nst == TCPS_SYN_SENT)
+		so->active = 1;
+	struct tcp_args a;
+	tcp_fill(so, 1, 0, f->df_pid, f, &a);
+	a.ls.tcps_state = tcp_dstate(old);
 	int rc = tcp_fire(st->probe[TK_STATE], f, fire, arg);
 	int k = old == TCPS_CLOSE && nst == TCPS_SYN_SENT ? TK_CONNREQ :
 	    old == TCPS_SYN_SENT && nst == TCPS_ESTABLISHED ? TK_CONNEST :
@@ -262,17 +387,22 @@ tcp_decode_send(struct tcp_state *st, const struct smp_record *rec, struct d_fir
     prov_fire_fn fire, void *arg)
 {
 	const struct prov_tp *tp = &st->tp[TE_SEND];
-	if (prov_tp_uint(prov_tp_field(tp, "protocol"), rec->raw, rec->raw_size) != IPPROTO_TCP)
+	if (tcp_u32(tp, rec, "protocol") != IPPROTO_TCP)
 		return 0;
 	int64_t ret = (int64_t)prov_tp_uint(prov_tp_field(tp, "ret"), rec->raw, rec->raw_size);
 	if (ret <= 0)
 		return 0;
 	uint64_t sk = prov_tp_uint(prov_tp_field(tp, "sk"), rec->raw, rec->raw_size);
-	static const struct tcp_sock unknown;
+	struct tcp_sock unknown;
 	const struct tcp_sock *so = tcp_sock(st, sk);
-	tcp_args_from(f, so->sk == sk ? so : &unknown, 1);
-	f->df_args[0] = (uint64_t)ret;
-	f->df_args[5] = f->df_args[6] = TCPS_ESTABLISHED;
+	if (so->sk != sk) {
+		memset(&unknown, 0, sizeof(unknown));
+		unknown.sk = sk;
+		unknown.state = TCPS_ESTABLISHED;
+		so = &unknown;
+	}
+	struct tcp_args a;
+	tcp_fill(so, 1, (uint64_t)ret, f->df_pid, f, &a);
 	return tcp_fire(st->probe[TK_SEND], f, fire, arg);
 }
 
@@ -288,7 +418,6 @@ tcp_decode(struct prov_registry *r, const struct smp_record *rec, uint64_t cooki
 	uint64_t kbuf[128], ubuf[128];
 	struct d_firing f;
 	prov_firing_from_sample(r, rec, &f, kbuf, ubuf, 128);
-	f.df_nargs = 7;
 	switch (cookie) {
 	case TE_PROBE: return tcp_decode_probe(st, rec, &f, fire, arg);
 	case TE_STATE: return tcp_decode_state(st, rec, &f, fire, arg);

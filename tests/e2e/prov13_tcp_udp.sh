@@ -28,9 +28,12 @@ for p in send receive state-change connect-request connect-established connect-r
 	grep -Eq " tcp +$p\$" list || { cat list; fail "tcp:::$p not listed"; }
 done
 "$PMCTRACE" -qn '
-tcp:::send, tcp:::receive { @[probename, args[2]] = count(); }
-tcp:::send /execname == "python3"/ { @b = sum(arg0); }
-tcp:::connect-established, tcp:::accept-established { printf("%s %d %d\n", probename, arg3, arg4); }
+tcp:::send, tcp:::receive { @[probename, args[2]->ip_daddr] = count(); }
+tcp:::send /execname == "python3"/ { @b = sum(args[2]->ip_plength); }
+tcp:::connect-established, tcp:::accept-established {
+	printf("%s %d %d %d %d\n", probename, args[4]->tcp_sport, args[4]->tcp_dport,
+	    args[3]->tcps_state == TCP_STATE_ESTABLISHED, args[3]->tcps_active);
+}
 udp:::send, udp:::receive /execname == "python3"/ { @u[probename] = sum(arg0); }
 tick-2s { printa("bytes=%@d\n", @b); exit(0); }' >out 2>err &
 p=$!
@@ -40,7 +43,15 @@ wait $p || { cat err; fail "status $?"; }
 expect_grep '^bytes=50000$' out
 grep -Eq '^  send +127\.0\.0\.1 +(5[0-9]|[6-9][0-9])$' out || { cat out; fail "tcp:::send to 127.0.0.1"; }
 grep -Eq '^  receive +127\.0\.0\.1 +[0-9]+$' out || { cat out; fail "tcp:::receive at 127.0.0.1"; }
-expect_grep "^connect-established [0-9]* $port\$" out
-expect_grep "^accept-established $port [0-9]*\$" out
+expect_grep "^connect-established [0-9]* $port 1 1\$" out
+expect_grep "^accept-established $port [0-9]* 1 0\$" out
 grep -Eq '^  send +4000$' out && grep -Eq '^  receive +4000$' out || { cat out; fail "udp send/receive 40 x 100 bytes"; }
+
+# the issue's one-liner, as written
+"$PMCTRACE" -n 'tcp:::send, tcp:::receive { @[probename, args[2]->ip_daddr] = count(); }' >out2 2>err2 &
+p=$!
+sleep 0.8
+python3 w.py >/dev/null || fail "workload failed"
+kill -INT $p; wait $p
+grep -Eq '^  send +127\.0\.0\.1 +[0-9]+$' out2 || { cat out2 err2; fail "one-liner: no send to 127.0.0.1"; }
 exit 0

@@ -33,6 +33,7 @@ sleep 0.7
 for i in 1 2 3 4 5 6 7 8 9 10; do /bin/true; done
 dd if=/dev/zero of=/dev/null bs=4k count=30 2>/dev/null
 wait $p || { cat err3; fail "typed run status $?"; }
-grep -Eq '^  sh +1[0-9]$' out3 || { cat out3; fail "args->parent_comm: fewer than 10 forks by sh"; }
+n=$(awk '$1 == "sh" { print $2 }' out3)
+[ -n "$n" ] && [ "$n" -ge 10 ] || { cat out3; fail "args->parent_comm: $n forks by sh, want >= 10"; }
 expect_grep 'writes=30$' out3
 exit 0
