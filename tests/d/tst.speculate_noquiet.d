@@ -1,7 +1,7 @@
 /*
  * ASSERTION: without -q, committed speculative data prints with its own
- * firing's prefix after the committing clause's line; every clause that
- * fires prints a line, even one that records nothing.
+ * firing's prefix after the committing clause's line; a clause that only
+ * assigns records nothing and prints no line.
  * SECTION: Speculative Tracing
  */
 BEGIN
