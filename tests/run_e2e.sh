@@ -35,6 +35,7 @@ done
 for f in "$root"/tests/e2e/*.sh; do
 	[ -e "$f" ] || continue
 	n=$(basename "$f")
+	case $n in lib*.sh) continue ;; esac	# sourced helpers, not tests
 	mkdir -p "$tmp/$n"	# each test its own working directory
 	(cd "$tmp/$n" && timeout 300 sh "$f" >"$tmp/log" 2>&1); rc=$?
 	case $rc in
