@@ -165,6 +165,7 @@ struct d_lex {
 	int lx_line;
 	int lx_ctx;		/* enum d_lexctx */
 	int lx_parens;		/* nesting inside a predicate */
+	int lx_depth;		/* parser recursion depth */
 	bool lx_bol;		/* at the beginning of a line */
 	struct d_token lx_tok;	/* current */
 	struct d_token lx_ahead;	/* one token of lookahead */
@@ -224,6 +225,7 @@ struct d_node {
 	uint8_t dn_const;		/* DN_INT after folding */
 	uint8_t dn_dynamic;		/* string/struct value by reference */
 	uint8_t dn_action;		/* an action (not usable in expressions) */
+	uint16_t dn_depth;		/* height of the subtree (bounded: D_MAXDEPTH) */
 	int dn_bits, dn_bitoff;		/* bit-field member access */
 	uint64_t dn_ival;
 	const char *dn_str;		/* DN_STR text */
@@ -519,7 +521,8 @@ void d_vm_outstart(struct d_vm *vm);
 
 /* ---- the handle ---------------------------------------------------------- */
 
-#define D_ERRCPUS	1024	/* faults are counted per CPU below this */
+#define D_ERRCPUS	1024
+#define D_MAXDEPTH	1000	/* expression nesting the compiler accepts */	/* faults are counted per CPU below this */
 
 struct d_macro {
 	int dm_argc;

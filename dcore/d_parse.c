@@ -700,6 +700,20 @@ provider_def(struct d_lex *lx)
 
 /* ---- expressions ----------------------------------------------------------- */
 
+/* Every tree walk in cook and compile recurses, so trees stay shallow. */
+static void
+check_depth(struct d_lex *lx, struct d_node *n, const struct d_node *a, const struct d_node *b)
+{
+	int d = 0;
+	if (a && a->dn_depth > d)
+		d = a->dn_depth;
+	if (b && b->dn_depth > d)
+		d = b->dn_depth;
+	if (d + 1 > D_MAXDEPTH)
+		d_error(lx->lx_dh, D_SYNTAX, n->dn_line, "expression is too deeply nested");
+	n->dn_depth = (uint16_t)(d + 1);
+}
+
 static struct d_node *
 mknode2(struct d_lex *lx, int kind, int op, struct d_node *l, struct d_node *r, int line)
 {
@@ -707,6 +721,7 @@ mknode2(struct d_lex *lx, int kind, int op, struct d_node *l, struct d_node *r, 
 	n->dn_op = (uint16_t)op;
 	n->dn_l = l;
 	n->dn_r = r;
+	check_depth(lx, n, l, r);
 	return n;
 }
 
@@ -725,6 +740,17 @@ arglist(struct d_lex *lx, int close, int *nargs)
 	}
 	checknext(lx, close);
 	return head;
+}
+
+/* A node over an argument list is one deeper than its deepest argument. */
+static void
+args_depth(struct d_lex *lx, struct d_node *n)
+{
+	const struct d_node *deepest = NULL;
+	for (const struct d_node *a = n->dn_args; a; a = a->dn_next)
+		if (!deepest || a->dn_depth > deepest->dn_depth)
+			deepest = a;
+	check_depth(lx, n, n->dn_l, deepest);
 }
 
 /* primary := ident | constant | string | '(' expr ')' | @agg | self->id
@@ -782,6 +808,7 @@ primary(struct d_lex *lx)
 		d_lex_next(lx);
 		if (testnext(lx, '['))
 			n->dn_args = arglist(lx, ']', &n->dn_nargs);
+		args_depth(lx, n);
 		if (TOK(lx) == '[')
 			d_error(dh, D_AGG_MDIM, line, "aggregations may not be multi-dimensional");
 		return n;
@@ -836,6 +863,7 @@ postfix(struct d_lex *lx)
 			d_lex_next(lx);
 			struct d_node *ix = mknode2(lx, DN_INDEX, '[', n, NULL, line);
 			ix->dn_args = arglist(lx, ']', &ix->dn_nargs);
+			args_depth(lx, ix);
 			n = ix;
 			break;
 		}
@@ -846,6 +874,7 @@ postfix(struct d_lex *lx)
 			struct d_node *c = d_node_new(lx->lx_dh, DN_CALL, n->dn_line);
 			c->dn_name = n->dn_name;
 			c->dn_args = arglist(lx, ')', &c->dn_nargs);
+			args_depth(lx, c);
 			n = c;
 			break;
 		}
@@ -876,8 +905,20 @@ postfix(struct d_lex *lx)
 
 /* unary := postfix | ('++'|'--') unary | ('&'|'*'|'+'|'-'|'~'|'!') cast
  *        | sizeof unary | sizeof '(' type ')' | stringof unary */
+static struct d_node *unary1(struct d_lex *lx);
+
 static struct d_node *
 unary(struct d_lex *lx)
+{
+	if (++lx->lx_depth > D_MAXDEPTH)
+		d_error_at(lx, D_SYNTAX, "expression is too deeply nested");
+	struct d_node *n = unary1(lx);
+	lx->lx_depth--;
+	return n;
+}
+
+static struct d_node *
+unary1(struct d_lex *lx)
 {
 	int line = LINE(lx);
 	int tok = TOK(lx);
@@ -898,12 +939,14 @@ unary(struct d_lex *lx)
 			checknext(lx, ')');
 		} else {
 			n->dn_l = unary(lx);
+			check_depth(lx, n, n->dn_l, NULL);
 		}
 		return n;
 	case T_STRINGOF:
 		d_lex_next(lx);
 		n = d_node_new(lx->lx_dh, DN_STRINGOF, line);
 		n->dn_l = unary(lx);
+		check_depth(lx, n, n->dn_l, NULL);
 		return n;
 	default:
 		return postfix(lx);
@@ -922,6 +965,7 @@ cast_expr(struct d_lex *lx)
 			n->dn_ctype = type_name(lx);
 			checknext(lx, ')');
 			n->dn_l = cast_expr(lx);
+			check_depth(lx, n, n->dn_l, NULL);
 			return n;
 		}
 	}
@@ -979,6 +1023,7 @@ cond_expr(struct d_lex *lx)
 	n->dn_l = expr(lx);
 	checknext(lx, ':');
 	n->dn_r = cond_expr(lx);
+	check_depth(lx, n, c, n->dn_l->dn_depth > n->dn_r->dn_depth ? n->dn_l : n->dn_r);
 	return n;
 }
 
@@ -1039,8 +1084,20 @@ stmt_list(struct d_lex *lx)
 
 /* statement := ';' | '{' stmt_list '}' | if '(' expr ')' statement [else statement]
  *            | expr (';' | before '}') */
+static struct d_node *statement1(struct d_lex *lx);
+
 static struct d_node *
 statement(struct d_lex *lx)
+{
+	if (++lx->lx_depth > D_MAXDEPTH)
+		d_error_at(lx, D_SYNTAX, "statements are too deeply nested");
+	struct d_node *n = statement1(lx);
+	lx->lx_depth--;
+	return n;
+}
+
+static struct d_node *
+statement1(struct d_lex *lx)
 {
 	int line = LINE(lx);
 	struct d_node *n;
