@@ -37,9 +37,11 @@ for f in "$root"/tests/e2e/*.sh; do
 	n=$(basename "$f")
 	case $n in lib*.sh) continue ;; esac	# sourced helpers, not tests
 	mkdir -p "$tmp/$n"	# each test its own working directory
+	t0=$(date +%s)
 	(cd "$tmp/$n" && timeout 300 sh "$f" >"$tmp/log" 2>&1); rc=$?
+	secs=$(( $(date +%s) - t0 ))
 	case $rc in
-	0) ok "$n" ;;
+	0) ok "$n (${secs}s)" ;;
 	77) skip=$((skip+1)); echo "skip $n: $(tail -1 "$tmp/log")" ;;
 	*) bad "$n (exit $rc)" "$tmp/log" ;;
 	esac
