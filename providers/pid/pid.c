@@ -20,9 +20,12 @@
  * every CPU: other processes running the same code trap too (each firing
  * of another pid is dropped here), so probing libc costs them a little.
  * For -c the target is still the stopped pmctrace child when probes are
- * created, so only functions of files already mapped (shared libraries)
- * resolve; a.out of a -c command needs the command's path (not yet in
- * prov_config).
+ * created: a.out is then the command's program, found from the child's
+ * command line (ours: -c CMD) and $PATH, and its functions are listed
+ * through a stand-in mapping given to the symbolizer; shared libraries
+ * resolve from the child's own maps (the same files after exec).  Firings
+ * count from the child's exec of that program on (sched_process_exec), so
+ * the child's and sh's own calls before it are not seen, as in DTrace.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -59,8 +62,15 @@ struct pid_uprobe {
 struct pid_state {
 	int n, cap;
 	int pmu_type, retbit;
+	/* -c: the target's firings count from its exec of the command on
+	 * (before that it is pmctrace's child, then sh, calling libc too) */
+	int32_t gate_pid;
+	int gate_open;
+	char gate_exe[64];
+	struct prov_tp exec_tp;
 	struct pid_uprobe up[];
 };
+#define PID_COOKIE_EXEC ((uint64_t)-1)
 
 struct pid_matchctx {
 	struct prov_registry *r;
@@ -310,6 +320,11 @@ pid_match(struct prov_registry *r, const struct d_probe_desc *pd, d_probe_cb cb,
 		snprintf(mc.exe, sizeof(mc.exe), "%.63s", b);
 		int a_out = modglob && !strcmp(modglob, "a.out");
 		int32_t standin = pid_standin(r, path);
+		struct pid_state *st = pid_state_get(r);
+		if (!st)
+			return -1;
+		st->gate_pid = mc.pid;
+		snprintf(st->gate_exe, sizeof(st->gate_exe), "%s", mc.exe);
 		if (standin > 0 && (!modglob || a_out || prov_field_match(modglob, mc.exe)))
 			rc = sym_user_funcs(prov_cfg(r)->sym, standin, mc.exe, funcglob, pid_func_cb, &mc);
 		if (!a_out && rc >= 0 && !mc.failed)
@@ -393,13 +408,33 @@ pid_enable(struct prov_registry *r, struct smp_session *s)
 	struct pid_state *st = prov_state(r, &prov_pid_ops);
 	if (!st)
 		return 0;
+	int any = 0;
 	for (int i = 0; i < st->n; i++) {
 		if (!prov_is_enabled(r, st->up[i].probe))
 			continue;
 		if (pid_pmu(r, st) < 0 || pid_add_uprobe(r, s, st, i) < 0)
 			return -1;
+		any = 1;
 	}
+	if (!any || !st->gate_pid)
+		return 0;
+	if (prov_tp_load(r, "sched", "sched_process_exec", &st->exec_tp) < 0 ||
+	    prov_tp_add(r, s, &prov_pid_ops, &st->exec_tp, PID_COOKIE_EXEC, -1, 0) < 0)
+		return -1;
 	return 0;
+}
+
+/* The -c target exec'd: its firings count once the command itself runs. */
+static void
+pid_exec_seen(struct pid_state *st, const struct smp_record *rec)
+{
+	char path[256];
+	if (!rec->raw || rec->pid != st->gate_pid)
+		return;
+	prov_tp_str(prov_tp_field(&st->exec_tp, "filename"), rec->raw, rec->raw_size, path, sizeof(path));
+	const char *b = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	if (!strcmp(b, st->gate_exe))
+		st->gate_open = 1;
 }
 
 /* The register value for perf register number reg, from a sample that
@@ -421,11 +456,19 @@ pid_decode(struct prov_registry *r, const struct smp_record *rec, uint64_t cooki
     prov_fire_fn fire, void *arg)
 {
 	struct pid_state *st = prov_state(r, &prov_pid_ops);
-	if (!st || rec->type != PERF_RECORD_SAMPLE || cookie >= (uint64_t)st->n)
+	if (!st || rec->type != PERF_RECORD_SAMPLE)
+		return 0;
+	if (cookie == PID_COOKIE_EXEC) {
+		pid_exec_seen(st, rec);
+		return 0;
+	}
+	if (cookie >= (uint64_t)st->n)
 		return 0;
 	const struct pid_uprobe *u = &st->up[cookie];
 	if (rec->pid != u->pid)
 		return 0;	/* another process running the same file */
+	if (u->pid == st->gate_pid && !st->gate_open)
+		return 0;	/* the -c child before it runs the command */
 	uint64_t kbuf[128], ubuf[128];
 	struct d_firing f;
 	prov_firing_from_sample(r, rec, &f, kbuf, ubuf, 128);
