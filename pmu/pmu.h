@@ -111,6 +111,12 @@ int pmu_list(struct pmu_ctx *p, int (*cb)(void *arg, const char *name, int hw), 
  * ALL_BRANCHES (raw 4:0xc5) from hwdb/aliases.txt:63 (intel/perfmon ...)".
  * Returns the length (snprintf-style) or -errno with the resolve error.
  */
+/* The hwdb's machine-independent aliases of a generic (hardware, cache or
+ * software) event attr, for naming events recorded elsewhere; calls cb
+ * per alias and returns how many. */
+int pmu_generic_aliases(struct pmu_ctx *p, const struct perf_event_attr *attr,
+    int (*cb)(void *arg, const char *alias), void *arg);
+
 int pmu_describe(struct pmu_ctx *p, const char *name, char *buf, size_t len);
 
 #endif

@@ -277,23 +277,13 @@ struct pmc_alias_search {
 	struct prov_registry *r;
 	const struct perf_event_attr *attr;
 	int evidx;
-	int rc;
 };
 
 static int
-pmc_alias_cb(void *arg, const char *name, int hw)
+pmc_alias_cb(void *arg, const char *name)
 {
 	struct pmc_alias_search *as = arg;
-	struct pmu_counter c;
-	char err[256];
-	(void)hw;
-	if (pmu_resolve(prov_cfg(as->r)->pmu, name, &c, err, sizeof(err)) < 0)
-		return 0;
-	if (c.attr.type != as->attr->type || c.attr.config != as->attr->config ||
-	    strcmp(c.source, "alias"))
-		return 0;
-	as->rc = pmc_claim_as(as->r, as->evidx, name, as->attr);
-	return as->rc < 0 ? -1 : 0;
+	return pmc_claim_as(as->r, as->evidx, name, as->attr);
 }
 
 static int
@@ -308,10 +298,11 @@ pmc_claim(struct prov_registry *r, struct smp_session *s, int evidx)
 	pmc_file_name(ev->name ? ev->name : "event", name, sizeof(name));
 	if (pmc_claim_as(r, evidx, name, a) < 0)
 		return -1;
-	struct pmc_alias_search as = { r, a, evidx, 0 };
-	if (prov_cfg(r)->pmu)
-		pmu_list(prov_cfg(r)->pmu, pmc_alias_cb, &as);
-	return as.rc;
+	/* also under the seed's names: branch-misses is branchmispredictions */
+	struct pmc_alias_search as = { r, a, evidx };
+	if (prov_cfg(r)->pmu && pmu_generic_aliases(prov_cfg(r)->pmu, a, pmc_alias_cb, &as) < 0)
+		return -1;
+	return 0;
 }
 
 static int
