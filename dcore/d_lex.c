@@ -505,6 +505,8 @@ d_lex_pspec(struct d_lex *lx, struct d_token *t)
 	t->t_sval = d_strndup(lx->lx_dh, buf, n);
 }
 
+static void d_lex_ident(struct d_lex *lx, struct d_token *t);
+
 /* In OUTER context: a probe specifier unless the word is a keyword or a
  * known type name (then a declaration follows). */
 static bool
@@ -518,6 +520,12 @@ d_lex_outer_word(struct d_lex *lx, struct d_token *t)
 	const char *w = p;
 	while (w < q && (isalnum((unsigned char)*w) || *w == '_'))
 		w++;
+	if (w == q && q < lx->lx_end && *q == '`' && (isalpha((unsigned char)*p) || *p == '_')) {
+		d_lex_ident(lx, t);	/* mod`type: a declaration starts */
+		if (t->t_tok == T_IDENT && d_type_lookup(lx->lx_dh, t->t_sval))
+			t->t_tok = T_TYPENAME;
+		return true;
+	}
 	if (w == q && (isalpha((unsigned char)*p) || *p == '_')) {
 		int kw = d_lex_keyword(p, (size_t)(q - p));
 		char name[256];
@@ -583,12 +591,19 @@ static const struct d_opspell d_ops[] = {
 	{ NULL, 0 }
 };
 
+/* An identifier; "module`name" (a type scoped to a module, as in
+ * struct foo`bar or D`uint64_t) is one identifier, as in dt_lex.l. */
 static void
 d_lex_ident(struct d_lex *lx, struct d_token *t)
 {
 	const char *p = lx->lx_p;
 	while (p < lx->lx_end && (isalnum((unsigned char)*p) || *p == '_'))
 		p++;
+	if (p + 1 < lx->lx_end && *p == '`' && (isalpha((unsigned char)p[1]) || p[1] == '_')) {
+		p++;
+		while (p < lx->lx_end && (isalnum((unsigned char)*p) || *p == '_'))
+			p++;
+	}
 	size_t n = (size_t)(p - lx->lx_p);
 	int kw = d_lex_keyword(lx->lx_p, n);
 	if (kw) {

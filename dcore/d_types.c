@@ -35,9 +35,19 @@ d_type_define(struct d_hdl *dh, const char *name, struct d_type *t)
 	dh->dh_tnames = tn;
 }
 
+/* "mod`name": D has one type namespace here (C, D and user types), so the
+ * module part only scopes the lookup nominally. */
+static const char *
+d_type_unscope(const char *name)
+{
+	const char *bq = strrchr(name, '`');
+	return bq ? bq + 1 : name;
+}
+
 struct d_type *
 d_type_lookup(struct d_hdl *dh, const char *name)
 {
+	name = d_type_unscope(name);
 	for (struct d_tname *tn = dh->dh_tnames; tn; tn = tn->tn_next)
 		if (strcmp(tn->tn_name, name) == 0)
 			return tn->tn_type;
@@ -165,6 +175,8 @@ d_type_tag(struct d_hdl *dh, int kind, const char *tag, bool create)
 {
 	const char *kw = kind == DK_STRUCT ? "struct" : kind == DK_UNION ? "union" : "enum";
 	char name[512];
+	if (tag)
+		tag = d_type_unscope(tag);
 	if (tag) {
 		snprintf(name, sizeof(name), "%s %s", kw, tag);
 		for (struct d_tname *tn = dh->dh_tags; tn; tn = tn->tn_next)
