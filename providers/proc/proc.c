@@ -10,15 +10,24 @@
  *   exec-failure  syscalls:sys_exit_execve/execveat returning < 0;
  *                 args[0] = errno.
  *   create        task:task_newtask for a new process, in the parent's
- *                 context; args[0] = the child's pid.
+ *                 context; args[0] = the child's psinfo_t.
  *   start         the same event, in the new process's context.
  *   lwp-create    task:task_newtask with CLONE_THREAD, in the creator's
- *                 context; args[0] = the new thread's id.
+ *                 context; args[0] = the new thread's lwpsinfo_t, args[1]
+ *                 its process's psinfo_t.
  *   lwp-start     the same event, in the new thread's context.
  *   lwp-exit      sched:sched_process_exit, every thread.
  *   exit          sched:sched_process_exit of the thread that ends the
  *                 process (group_dead).  DTrace's args[0] (CLD_* reason)
  *                 is not in the tracepoint, so exit has no args.
+ *   signal-send   signal:signal_generate, in the sender's context;
+ *                 args[0] = the target thread's lwpsinfo_t, args[1] its
+ *                 process's psinfo_t, args[2] = the signal.
+ *   signal-handle signal:signal_deliver, in the receiver's context;
+ *                 args[0] = the signal, args[1] = 0 (no siginfo_t),
+ *                 args[2] = the handler's address.
+ * psinfo_t/lwpsinfo_t are the engine's own declarations (dcore's prelude);
+ * the C mirrors below follow that layout field for field.
  * curpsinfo reads /proc when the firing is processed; for a process that
  * is already gone the provider answers with what the event carried (the
  * exec path as pr_psargs, the comm as pr_fname).
@@ -32,24 +41,26 @@
 
 enum proc_kind {
 	PK_EXEC, PK_EXEC_SUCCESS, PK_EXEC_FAILURE, PK_CREATE, PK_START,
-	PK_LWP_CREATE, PK_LWP_START, PK_LWP_EXIT, PK_EXIT, PK_N
+	PK_LWP_CREATE, PK_LWP_START, PK_LWP_EXIT, PK_EXIT, PK_SIGSEND, PK_SIGHANDLE, PK_N
 };
-enum { EV_EXEC, EV_EXIT, EV_NEWTASK, EV_EXECFAIL, EV_EXECATFAIL, EV_N };
+enum { EV_EXEC, EV_EXIT, EV_NEWTASK, EV_EXECFAIL, EV_EXECATFAIL, EV_SIGGEN, EV_SIGDLV, EV_N };
 
 static const struct {
 	const char *name;
 	int ev, nargs;
-	const char *type;
+	const char *types[3];
 } proc_probes[PK_N] = {
-	[PK_EXEC] = { "exec", EV_EXEC, 1, "string" },
-	[PK_EXEC_SUCCESS] = { "exec-success", EV_EXEC, 0, NULL },
-	[PK_EXEC_FAILURE] = { "exec-failure", EV_EXECFAIL, 1, "int" },
-	[PK_CREATE] = { "create", EV_NEWTASK, 1, "pid_t" },
-	[PK_START] = { "start", EV_NEWTASK, 0, NULL },
-	[PK_LWP_CREATE] = { "lwp-create", EV_NEWTASK, 1, "id_t" },
-	[PK_LWP_START] = { "lwp-start", EV_NEWTASK, 0, NULL },
-	[PK_LWP_EXIT] = { "lwp-exit", EV_EXIT, 0, NULL },
-	[PK_EXIT] = { "exit", EV_EXIT, 0, NULL },
+	[PK_EXEC] = { "exec", EV_EXEC, 1, { "string" } },
+	[PK_EXEC_SUCCESS] = { "exec-success", EV_EXEC, 0, { NULL } },
+	[PK_EXEC_FAILURE] = { "exec-failure", EV_EXECFAIL, 1, { "int" } },
+	[PK_CREATE] = { "create", EV_NEWTASK, 1, { "psinfo_t *" } },
+	[PK_START] = { "start", EV_NEWTASK, 0, { NULL } },
+	[PK_LWP_CREATE] = { "lwp-create", EV_NEWTASK, 2, { "lwpsinfo_t *", "psinfo_t *" } },
+	[PK_LWP_START] = { "lwp-start", EV_NEWTASK, 0, { NULL } },
+	[PK_LWP_EXIT] = { "lwp-exit", EV_EXIT, 0, { NULL } },
+	[PK_EXIT] = { "exit", EV_EXIT, 0, { NULL } },
+	[PK_SIGSEND] = { "signal-send", EV_SIGGEN, 3, { "lwpsinfo_t *", "psinfo_t *", "int" } },
+	[PK_SIGHANDLE] = { "signal-handle", EV_SIGDLV, 3, { "int", "uintptr_t", "uintptr_t" } },
 };
 
 static const char *const proc_events[EV_N][2] = {
@@ -58,14 +69,56 @@ static const char *const proc_events[EV_N][2] = {
 	[EV_NEWTASK] = { "task", "task_newtask" },
 	[EV_EXECFAIL] = { "syscalls", "sys_exit_execve" },
 	[EV_EXECATFAIL] = { "syscalls", "sys_exit_execveat" },
+	[EV_SIGGEN] = { "signal", "signal_generate" },
+	[EV_SIGDLV] = { "signal", "signal_deliver" },
+};
+
+/* dcore's psinfo_t and lwpsinfo_t (its prelude), laid out as D lays them. */
+struct proc_timestruc {
+	int64_t tv_sec, tv_nsec;
+};
+struct proc_psinfo {
+	int32_t pr_flag, pr_nlwp, pr_pid, pr_ppid, pr_pgid, pr_sid;
+	uint32_t pr_uid, pr_euid, pr_gid, pr_egid;
+	uint64_t pr_addr, pr_size, pr_rssize, pr_ttydev;
+	uint16_t pr_pctcpu, pr_pctmem;
+	struct proc_timestruc pr_start, pr_time, pr_ctime;
+	char pr_fname[16], pr_psargs[80];
+	int32_t pr_wstat, pr_argc;
+	uint64_t pr_argv, pr_envp;
+	char pr_dmodel;
+	int32_t pr_taskid, pr_projid, pr_nzomb, pr_zoneid;
+};
+struct proc_lwpsinfo {
+	int32_t pr_flag, pr_lwpid;
+	uint64_t pr_addr, pr_wchan;
+	char pr_stype, pr_state, pr_sname, pr_nice;
+	int16_t pr_syscall;
+	char pr_oldpri, pr_cpu;
+	int32_t pr_pri;
+	uint16_t pr_pctcpu;
+	struct proc_timestruc pr_start, pr_time;
+	char pr_clname[8], pr_name[16];
+	int32_t pr_onpro, pr_bindpro, pr_bindpset;
+};
+_Static_assert(sizeof(struct proc_psinfo) == 272, "psinfo_t layout");
+_Static_assert(sizeof(struct proc_lwpsinfo) == 112, "lwpsinfo_t layout");
+struct proc_args {
+	struct proc_lwpsinfo lwp;
+	struct proc_psinfo ps;
+};
+
+/* What the current firing knows about its process: curpsinfo's answer
+ * when /proc no longer has it. */
+struct proc_fb {
+	char fname[16], psargs[80];
 };
 
 struct proc_state {
 	struct prov_tp tp[EV_N];
 	uint32_t probe[PK_N];		/* enabled probe ids */
 	int planned;
-	/* what the current firing knows about its process (procinfo fallback) */
-	char fb_fname[16], fb_psargs[80];
+	struct proc_fb fb;
 };
 
 static struct proc_state *
@@ -88,7 +141,7 @@ proc_emit(struct prov_registry *r, const struct d_probe_desc *pd, d_probe_cb cb,
 		if (!p)
 			return prov_errf(r, "out of memory");
 		p->pp_param[0] = (uint64_t)k;
-		prov_set_args(p, proc_probes[k].nargs, &proc_probes[k].type);
+		prov_set_args(p, proc_probes[k].nargs, proc_probes[k].types);
 		if (!prov_desc_match(pd, &p->pp_info))
 			continue;
 		if (cb && cb(arg, &p->pp_info) < 0)
@@ -183,13 +236,13 @@ proc_claim(struct prov_registry *r, struct smp_session *s, int evidx)
 static int
 proc_procinfo(void *ctx, int32_t pid, struct d_procinfo *out)
 {
-	struct proc_state *st = ctx;
+	const struct proc_fb *fb = ctx;
 	char path[64], line[256];
 	FILE *f;
 	memset(out->pi_fname, 0, sizeof(out->pi_fname));
 	memset(out->pi_psargs, 0, sizeof(out->pi_psargs));
-	snprintf(out->pi_fname, sizeof(out->pi_fname), "%s", st->fb_fname);
-	snprintf(out->pi_psargs, sizeof(out->pi_psargs), "%s", st->fb_psargs);
+	snprintf(out->pi_fname, sizeof(out->pi_fname), "%s", fb->fname);
+	snprintf(out->pi_psargs, sizeof(out->pi_psargs), "%s", fb->psargs);
 	out->pi_pid = pid;
 	snprintf(path, sizeof(path), "/proc/%d/status", pid);
 	if (!(f = fopen(path, "r")))
@@ -238,14 +291,75 @@ proc_decode_exec(struct proc_state *st, const struct smp_record *rec, struct d_f
 	prov_tp_str(prov_tp_field(tp, "filename"), rec->raw, rec->raw_size, path, sizeof(path));
 	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 	/* the kernel names the new image after the path's last part */
-	snprintf(st->fb_fname, sizeof(st->fb_fname), "%.15s", base);
-	snprintf(st->fb_psargs, sizeof(st->fb_psargs), "%.79s", path);
-	f->df_execname = st->fb_fname;
+	snprintf(st->fb.fname, sizeof(st->fb.fname), "%.15s", base);
+	snprintf(st->fb.psargs, sizeof(st->fb.psargs), "%.79s", path);
+	f->df_execname = st->fb.fname;
 	f->df_args[0] = (uint64_t)(uintptr_t)path;
 	f->df_nargs = 1;
 	int rc = proc_fire(st->probe[PK_EXEC], f, fire, arg);
 	f->df_nargs = 0;
 	return rc ? rc : proc_fire(st->probe[PK_EXEC_SUCCESS], f, fire, arg);
+}
+
+/* psinfo_t/lwpsinfo_t of thread tid of process pid, named comm; what
+ * /proc still knows is added (ppid, ids, arguments). */
+static void
+proc_fill(struct proc_args *a, int32_t pid, int32_t tid, const char *comm)
+{
+	struct proc_fb fb;
+	struct d_procinfo pi;
+	memset(a, 0, sizeof(*a));
+	memset(&pi, 0, sizeof(pi));
+	snprintf(fb.fname, sizeof(fb.fname), "%.15s", comm);
+	snprintf(fb.psargs, sizeof(fb.psargs), "%.79s", comm);
+	proc_procinfo(&fb, pid, &pi);
+	a->ps.pr_nlwp = 1;
+	a->ps.pr_pid = a->ps.pr_pgid = a->ps.pr_sid = pid;
+	a->ps.pr_ppid = pi.pi_ppid;
+	a->ps.pr_uid = a->ps.pr_euid = (uint32_t)pi.pi_uid;
+	a->ps.pr_gid = a->ps.pr_egid = (uint32_t)pi.pi_gid;
+	memcpy(a->ps.pr_fname, pi.pi_fname, sizeof(a->ps.pr_fname));
+	memcpy(a->ps.pr_psargs, pi.pi_psargs, sizeof(a->ps.pr_psargs));
+	a->ps.pr_fname[15] = a->ps.pr_psargs[79] = '\0';
+	a->ps.pr_dmodel = 2;	/* PR_MODEL_LP64 */
+	a->lwp.pr_lwpid = tid;
+	a->lwp.pr_sname = 'R';
+	a->lwp.pr_bindpro = a->lwp.pr_bindpset = -1;
+	memcpy(a->lwp.pr_clname, "TS", 3);
+	memcpy(a->lwp.pr_name, a->ps.pr_fname, sizeof(a->lwp.pr_name));
+}
+
+static void
+proc_set_mem(struct d_firing *f, struct proc_args *a)
+{
+	f->df_mem = a;
+	f->df_memlen = sizeof(*a);
+}
+
+static int
+proc_decode_signal(struct prov_registry *r, struct proc_state *st, const struct smp_record *rec,
+    int ev, struct d_firing *f, prov_fire_fn fire, void *arg)
+{
+	const struct prov_tp *tp = &st->tp[ev];
+	int64_t sig = (int64_t)prov_tp_uint(prov_tp_field(tp, "sig"), rec->raw, rec->raw_size);
+	if (ev == EV_SIGDLV) {
+		f->df_args[0] = (uint64_t)sig;
+		f->df_args[1] = 0;
+		f->df_args[2] = prov_tp_uint(prov_tp_field(tp, "sa_handler"), rec->raw, rec->raw_size);
+		f->df_nargs = 3;
+		return proc_fire(st->probe[PK_SIGHANDLE], f, fire, arg);
+	}
+	char comm[16];
+	int32_t tid = (int32_t)prov_tp_uint(prov_tp_field(tp, "pid"), rec->raw, rec->raw_size);
+	prov_tp_str(prov_tp_field(tp, "comm"), rec->raw, rec->raw_size, comm, sizeof(comm));
+	struct proc_args a;
+	proc_fill(&a, prov_tgid(r, tid), tid, comm);
+	proc_set_mem(f, &a);
+	f->df_args[0] = (uint64_t)(uintptr_t)&a.lwp;
+	f->df_args[1] = (uint64_t)(uintptr_t)&a.ps;
+	f->df_args[2] = (uint64_t)sig;
+	f->df_nargs = 3;
+	return proc_fire(st->probe[PK_SIGSEND], f, fire, arg);
 }
 
 static int
@@ -256,10 +370,16 @@ proc_decode_newtask(struct prov_registry *r, struct proc_state *st, const struct
 	int32_t child = (int32_t)prov_tp_uint(prov_tp_field(tp, "pid"), rec->raw, rec->raw_size);
 	uint64_t flags = prov_tp_uint(prov_tp_field(tp, "clone_flags"), rec->raw, rec->raw_size);
 	int thread = (flags & CLONE_THREAD) != 0;
-	prov_tp_str(prov_tp_field(tp, "comm"), rec->raw, rec->raw_size, st->fb_fname, sizeof(st->fb_fname));
-	snprintf(st->fb_psargs, sizeof(st->fb_psargs), "%s", st->fb_fname);
-	f->df_args[0] = (uint64_t)(int64_t)child;
-	f->df_nargs = 1;
+	prov_tp_str(prov_tp_field(tp, "comm"), rec->raw, rec->raw_size, st->fb.fname, sizeof(st->fb.fname));
+	snprintf(st->fb.psargs, sizeof(st->fb.psargs), "%s", st->fb.fname);
+	struct proc_args a;
+	proc_fill(&a, thread ? rec->pid : child, child, st->fb.fname);
+	if (!thread)
+		a.ps.pr_ppid = rec->pid;
+	proc_set_mem(f, &a);
+	f->df_args[0] = (uint64_t)(uintptr_t)(thread ? (void *)&a.lwp : (void *)&a.ps);
+	f->df_args[1] = (uint64_t)(uintptr_t)&a.ps;
+	f->df_nargs = thread ? 2 : 1;
 	int rc = proc_fire(st->probe[thread ? PK_LWP_CREATE : PK_CREATE], f, fire, arg);
 	if (rc)
 		return rc;
@@ -268,7 +388,7 @@ proc_decode_newtask(struct prov_registry *r, struct proc_state *st, const struct
 	f->df_tid = child;
 	if (!thread)
 		f->df_pid = child;
-	f->df_execname = st->fb_fname;
+	f->df_execname = st->fb.fname;
 	f->df_nkstack = f->df_nustack = 0;
 	(void)r;
 	return proc_fire(st->probe[thread ? PK_LWP_START : PK_START], f, fire, arg);
@@ -286,21 +406,23 @@ proc_decode(struct prov_registry *r, const struct smp_record *rec, uint64_t cook
 	uint64_t kbuf[128], ubuf[128];
 	struct d_firing f;
 	prov_firing_from_sample(r, rec, &f, kbuf, ubuf, 128);
-	st->fb_fname[0] = st->fb_psargs[0] = '\0';
+	st->fb.fname[0] = st->fb.psargs[0] = '\0';
 	if (f.df_execname)
-		snprintf(st->fb_fname, sizeof(st->fb_fname), "%s", f.df_execname);
+		snprintf(st->fb.fname, sizeof(st->fb.fname), "%s", f.df_execname);
 	f.df_procinfo = proc_procinfo;
-	f.df_procinfo_ctx = st;
+	f.df_procinfo_ctx = &st->fb;
 	const struct prov_tp *tp = &st->tp[cookie];
 	switch (cookie) {
 	case EV_EXEC:
 		return proc_decode_exec(st, rec, &f, fire, arg);
 	case EV_NEWTASK:
 		return proc_decode_newtask(r, st, rec, &f, fire, arg);
+	case EV_SIGGEN: case EV_SIGDLV:
+		return proc_decode_signal(r, st, rec, (int)cookie, &f, fire, arg);
 	case EV_EXIT: {
-		prov_tp_str(prov_tp_field(tp, "comm"), rec->raw, rec->raw_size, st->fb_fname,
-		    sizeof(st->fb_fname));
-		f.df_execname = st->fb_fname;
+		prov_tp_str(prov_tp_field(tp, "comm"), rec->raw, rec->raw_size, st->fb.fname,
+		    sizeof(st->fb.fname));
+		f.df_execname = st->fb.fname;
 		int rc = proc_fire(st->probe[PK_LWP_EXIT], &f, fire, arg);
 		if (rc || !prov_tp_uint(prov_tp_field(tp, "group_dead"), rec->raw, rec->raw_size))
 			return rc;

@@ -19,7 +19,7 @@ int main(void) {
 C
 cc -O1 -pthread -o p13thr thr.c || skip "cannot build the threaded workload"
 "$PMCTRACE" -l -P proc >list 2>&1
-for p in exec exec-success exec-failure create start lwp-create lwp-start lwp-exit exit; do
+for p in exec exec-success exec-failure create start lwp-create lwp-start lwp-exit exit signal-send signal-handle; do
 	grep -Eq " proc +$p\$" list || { cat list; fail "proc:::$p not listed"; }
 done
 
@@ -27,7 +27,9 @@ done
 proc:::exec-success /execname == "sleep"/ { printf("psargs=%s\n", curpsinfo->pr_psargs); }
 proc:::exec /execname == "sleep"/ { printf("path=%s\n", args[0]); }
 proc:::exec-failure /execname == "sh"/ { printf("fail=%d\n", arg0); }
-proc:::create /execname == "sh"/ { printf("create=%d\n", arg0); }
+proc:::create /execname == "sh"/ { printf("create=%d ppid=%d\n", args[0]->pr_pid, args[0]->pr_ppid); }
+proc:::signal-send /args[2] == 12/ { printf("sig=%d %d %d\n", args[2], args[1]->pr_pid, args[0]->pr_lwpid); }
+proc:::signal-handle /args[0] == 12/ { printf("handled=%d %d\n", args[0], pid); }
 proc:::start /execname == "sh"/ { printf("start %d\n", pid); }
 proc:::lwp-start /execname == "p13thr"/ { @ls[pid] = count(); }
 proc:::lwp-exit /execname == "p13thr"/ { @le[pid] = count(); }
@@ -37,14 +39,21 @@ p=$!
 sleep 0.7
 sleep 1.2 &
 s=$!
+sh -c 'trap "exit 0" USR2; while :; do sleep 0.05; done' &
+g=$!
+sleep 0.2
+kill -USR2 $g
 sh -c '/nonexistent-p13 2>/dev/null; exit 0'
 ./p13thr &
 t=$!
-wait $t $s
+wait $t $s $g
 wait $p || { cat err; fail "status $?"; }
 expect_grep '^psargs=sleep 1.2$' out
 grep -Eq '^path=(/usr)?/bin/sleep$' out || { cat out; fail "exec args[0] is not the path of sleep"; }
 expect_grep '^fail=2$' out
+expect_grep "^sig=12 $g $g\$" out
+expect_grep "^handled=12 $g\$" out
+grep -q '^create=[0-9]* ppid=[0-9]*$' out || { cat out; fail "create psinfo"; }
 expect_grep "^start $t\$" out
 expect_grep "^exit $t\$" out
 grep -Eq "^ +$t +4\$" out || { cat out; fail "lwp-start: want 4 threads of $t"; }

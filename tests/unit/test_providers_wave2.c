@@ -324,7 +324,8 @@ test_io_vminfo_sysinfo_names(void)
 	CU_ASSERT_EQUAL(match(r, "sysinfo", "", "", "*ch", &c), 2);
 	CU_ASSERT_EQUAL(match(r, "tcp", "", "", "", &c), 7);
 	CU_ASSERT_EQUAL(match(r, "udp", "", "", "", &c), 2);
-	CU_ASSERT_EQUAL(match(r, "proc", "", "", "", &c), 9);
+	CU_ASSERT_EQUAL(match(r, "proc", "", "", "", &c), 11);
+	CU_ASSERT_EQUAL(match(r, "proc", "", "", "signal-*", &c), 2);
 	prov_close(r);
 }
 
