@@ -679,6 +679,8 @@ cg_expr(struct d_cg *cg, struct d_node *n)
 		r = cg_expr(cg, n->dn_l);
 		cg->cg_free = r;
 		return cg_expr(cg, n->dn_r);
+	case DN_XLATE:	/* a translated argument used whole: its raw pointer */
+		return cg_expr(cg, n->dn_l);
 	default:
 		d_error(cg->cg_dh, D_UNKNOWN, n->dn_line, "internal error: cannot compile node kind %d", n->dn_kind);
 	}

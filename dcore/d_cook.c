@@ -528,6 +528,8 @@ cook_keys(struct d_hdl *dh, struct d_node *n)
 	}
 }
 
+static struct d_xlator *find_xlator(struct d_hdl *dh, struct d_type *out, struct d_type *in);
+
 /* a[k1, k2]: an associative array, args[N], or memory indexing. */
 static struct d_node *
 cook_index(struct d_hdl *dh, struct d_node *n)
@@ -560,6 +562,17 @@ cook_index(struct d_hdl *dh, struct d_node *n)
 		n->dn_args = NULL;
 		if (t->dt_kind == DK_STRING)
 			n->dn_dynamic = 1;
+		struct d_type *nt = p->pr_argtypes[i];
+		if (t != nt && t->dt_kind == DK_PTR && nt->dt_kind == DK_PTR &&
+		    find_xlator(dh, t->dt_ref, nt)) {
+			/* a translated argument: args[i]->m is the translator's m */
+			n->dn_type = nt;
+			struct d_node *x = d_node_new(dh, DN_XLATE, n->dn_line);
+			x->dn_ctype = t;
+			x->dn_type = t;
+			x->dn_l = n;
+			return x;
+		}
 		return n;
 	}
 	if (l->dn_kind == DN_IDENT) {
@@ -629,6 +642,9 @@ cook_member(struct d_hdl *dh, struct d_node *n)
 		if (v && v->dv_kind == DV_INLINE && v->dv_inline->dn_kind == DN_XLATE)
 			n->dn_l = d_node_clone(dh, v->dv_inline);
 	}
+	if (n->dn_l->dn_kind == DN_INDEX && n->dn_l->dn_l->dn_kind == DN_IDENT &&
+	    strcmp(n->dn_l->dn_l->dn_name, "args") == 0)
+		n->dn_l = cook_index(dh, n->dn_l);	/* may be a translated argument */
 	if (n->dn_l->dn_kind == DN_XLATE)
 		return cook_xlate_member(dh, n);
 	struct d_node *l = n->dn_l = cook(dh, n->dn_l);

@@ -159,6 +159,21 @@ sou_members(struct d_lex *lx, struct d_type *t)
 	d_type_layout(t);
 }
 
+static bool
+same_members(const struct d_type *a, const struct d_type *b)
+{
+	const struct d_member *x = a->dt_members, *y = b->dt_members;
+	for (; x && y; x = x->dm_next, y = y->dm_next) {
+		if ((x->dm_name == NULL) != (y->dm_name == NULL) ||
+		    (x->dm_name && strcmp(x->dm_name, y->dm_name) != 0) ||
+		    x->dm_off != y->dm_off || x->dm_bits != y->dm_bits ||
+		    x->dm_type->dt_size != y->dm_type->dt_size ||
+		    !d_type_compat(x->dm_type, y->dm_type))
+			return false;
+	}
+	return !x && !y && a->dt_size == b->dt_size;
+}
+
 /* Skip "mod`" of a scoped name and return the name itself. */
 static const char *
 scoped_name(struct d_lex *lx)
@@ -191,9 +206,17 @@ sou_spec(struct d_lex *lx, int kind)
 		return d_type_tag(lx->lx_dh, kind, tag, true);
 	}
 	struct d_type *t = d_type_tag(lx->lx_dh, kind, tag, true);
-	if (t->dt_complete)
-		d_error(lx->lx_dh, D_DECL_TYPERED, line, "type redeclared: %s", t->dt_name);
 	d_lex_next(lx);
+	if (t->dt_complete) {
+		/* a repeated identical definition (shared provider headers) is
+		 * harmless; a different one is an error */
+		struct d_type *again = d_type_tag(lx->lx_dh, kind, NULL, true);
+		sou_members(lx, again);
+		checknext(lx, '}');
+		if (!same_members(t, again))
+			d_error(lx->lx_dh, D_DECL_TYPERED, line, "type redeclared: %s", t->dt_name);
+		return t;
+	}
 	sou_members(lx, t);
 	checknext(lx, '}');
 	return t;

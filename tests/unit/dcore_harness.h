@@ -7,6 +7,7 @@
  *   test:::other   id 12, no args
  *   test:::typed   id 13, provider declarations: args[0] and bare args are
  *                  a struct tp_x { int a; char comm[8]; long b; } *
+ *   test:::xlated  id 14, args[0] is that struct translated to psinfo_t *
  * Output and diagnostics go to memory; th_out()/th_err() return them.
  * Recipe: th_open(&t); th_compile(&t, text); th_go(&t); th_fire(&t, ...)*;
  *         th_stop(&t); CU_ASSERT_STRING_EQUAL(th_out(&t), "..."); th_close(&t).
@@ -37,6 +38,10 @@ static const struct d_probe_info th_probes[] = {
 	{ 12, "test", "", "", "other", 0, { 0 }, { 0 }, NULL, NULL },
 	{ 13, "test", "", "", "typed", 1, { "struct tp_x *" }, { 0 },
 	    "struct tp_x { int a; char comm[8]; long b; };", "struct tp_x" },
+	{ 14, "test", "", "", "xlated", 1, { "struct tp_x *" }, { "psinfo_t *" },
+	    "struct tp_x { int a; char comm[8]; long b; };\n"
+	    "translator psinfo_t < struct tp_x *T > { pr_pid = T->a; pr_fname = T->comm; };",
+	    NULL },
 };
 
 static int

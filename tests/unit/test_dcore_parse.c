@@ -79,7 +79,7 @@ test_describe(void)
 	th_open(&t);
 	CU_ASSERT_EQUAL(th_compile(&t, "BEGIN, test::: { } END { }"), 0);
 	d_describe(t.dh, describe_cb, buf);
-	CU_ASSERT_STRING_EQUAL(buf, "BEGIN=1;test:::=4;END=1;");
+	CU_ASSERT_STRING_EQUAL(buf, "BEGIN=1;test:::=5;END=1;");
 	CU_ASSERT_TRUE(d_probe_enabled(t.dh, 10));
 	CU_ASSERT_FALSE(d_probe_enabled(t.dh, 3));
 	th_close(&t);

@@ -271,7 +271,30 @@ test_provider_types(void)
 	th_close(&t);
 }
 
+static void
+test_translated_args(void)
+{
+	struct th t;
+	struct { int a; char comm[8]; long b; } raw = { 321, "zsh", 0 };
+	th_open(&t);
+	CU_ASSERT_EQUAL(th_compile(&t,
+	    "test:::xlated { printf(\"%d %s\\n\", args[0]->pr_pid, args[0]->pr_fname); }"), 0);
+	th_go(&t);
+	struct d_firing f;
+	memset(&f, 0, sizeof(f));
+	f.df_probe = 14;
+	f.df_args[0] = (uint64_t)(uintptr_t)&raw;
+	f.df_nargs = 1;
+	f.df_mem = &raw;
+	f.df_memlen = sizeof(raw);
+	d_fire(t.dh, &f);
+	d_stop(t.dh);
+	CU_ASSERT_STRING_EQUAL(th_out(&t), "321 zsh\n\n");
+	th_close(&t);
+}
+
 static const struct cu_test tests[] = {
+	{ "args[] translated by the provider's translator", test_translated_args },
 	{ "provider declarations, args->field, read-only memory", test_provider_types },
 	{ "predicates and clause order", test_predicates_and_order },
 	{ "self-> variables are per thread and freed by 0", test_thread_locals },
