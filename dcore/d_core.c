@@ -615,7 +615,13 @@ d_alloc_runtime(d_hdl_t *dh)
 	if (dh->dh_scratch_size < 8 * strsize)
 		dh->dh_scratch_size = 8 * strsize;
 	dh->dh_scratch = malloc(dh->dh_scratch_size);
-	dh->dh_keybuf = malloc((size_t)D_MAX_KEYS * (strsize + 8 * 1024));
+	/* room for the largest key any site builds: dynamic-variable tuples
+	 * and aggregation keys (stacks can be large) */
+	size_t kmax = (size_t)D_MAX_KEYS * (strsize + 8);
+	for (uint32_t i = 0; i < dh->dh_naggsites; i++)
+		if (dh->dh_aggsites[i].ag_ksize > kmax)
+			kmax = dh->dh_aggsites[i].ag_ksize;
+	dh->dh_keybuf = malloc(kmax + 64);
 	dh->dh_encbuf_size = (size_t)D_MAX_ACTARGS * (strsize + 8) + 65536 +
 	    8 * (size_t)(dh->dh_opt[O_USTACKFRAMES] + dh->dh_opt[O_STACKFRAMES] + 2) * D_MAX_ACTARGS;
 	dh->dh_encbuf = malloc(dh->dh_encbuf_size);
