@@ -152,6 +152,17 @@ cli_add_sideband(struct cli_ctx *cx)
 	return smp_add_event(cx->smp, &sp, &evidx);
 }
 
+/* Was option name given with -x (or -b), rather than left at D's default? */
+static int
+cli_user_set(const struct cli_opts *o, const char *name)
+{
+	size_t n = strlen(name);
+	for (int i = 0; i < o->nxopts; i++)
+		if (!strncmp(o->xopts[i], name, n) && (o->xopts[i][n] == '=' || !o->xopts[i][n]))
+			return 1;
+	return 0;
+}
+
 static int
 cli_open_sampler(struct cli_ctx *cx)
 {
@@ -160,8 +171,10 @@ cli_open_sampler(struct cli_ctx *cx)
 	if (cx->replay) {
 		cx->smp = smp_open_file(o->efile, &err);
 		if (!cx->smp) {
+			/* the reader's message names the offset of what is wrong */
+			const char *why = smp_errmsg(NULL);
 			fprintf(stderr, "%s: failed to open %s: %s\n", o->progname, o->efile,
-			    strerror(-err));
+			    why && *why ? why : strerror(-err));
 			return -1;
 		}
 		return 0;
@@ -169,8 +182,12 @@ cli_open_sampler(struct cli_ctx *cx)
 	struct smp_opts so;
 	memset(&so, 0, sizeof(so));
 	int64_t v;
-	if (d_getopt(cx->dh, "bufsize", &v) == 0 && v > 0)
+	/* The sampler sizes rings from the expected event rate; D's 4m
+	 * default would override that, so only an explicit size counts. */
+	if (cli_user_set(o, "bufsize") && d_getopt(cx->dh, "bufsize", &v) == 0 && v > 0)
 		so.bufsize = (size_t)v;
+	if (d_getopt(cx->dh, "bufpolicy", &v) == 0)
+		so.bufpolicy = (int)v;
 	if (d_getopt(cx->dh, "switchrate", &v) == 0 && v > 0)
 		so.switchrate_ns = (uint64_t)v;
 	cx->smp = smp_open_live(&so, &err);
