@@ -51,6 +51,17 @@ assert iframes[0][4] == min(f[4] for f in iframes), "icicle: root not on top"
 ititle = [t for t in iroot.iter(S + "text") if t.get("id") == "title"][0].text
 assert ititle == "off-CPU <test>", ititle
 PY
+# keys with markup, control bytes and invalid UTF-8 still give well-formed XML
+"$PMCTRACE" -q -n 'BEGIN { @a["<&\"\001\377>", 1] = count(); @b[";x", 2] = sum(3); exit(0); }' \
+    -o nasty.svg 2>err || { cat err; fail "nasty keys failed"; }
+python3 - "$TESTROOT/e2e" nasty.svg <<'PY' || fail "nasty keys broke the SVG"
+import sys
+sys.path.insert(0, sys.argv[1])
+import out_lib
+root, frames = out_lib.svg_frames(sys.argv[2])
+names = [f[0] for f in frames]
+assert names == ["all", "@a", '<&"??>', "1", "@b", ";x", "2"], names
+PY
 CHROME=$(command -v chromium || command -v chromium-browser) || { echo "chromium not installed: rendering not checked"; exit 0; }
 # Render it; then a copy whose extra script clicks a frame and searches.
 chrome() { timeout 120 "$CHROME" --headless --no-sandbox --disable-gpu --disable-quic \
