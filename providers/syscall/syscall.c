@@ -104,12 +104,27 @@ sc_emit(struct prov_registry *r, const struct d_probe_desc *pd, d_probe_cb cb, v
 	return n;
 }
 
+/* Replay: only the probes the file's events fire (made by sc_claim). */
+static int
+sc_emit_claimed(struct prov_registry *r, const struct d_probe_desc *pd, d_probe_cb cb, void *arg)
+{
+	int n = 0;
+	for (uint32_t id = 1; id < prov_nprobes(r); id++) {
+		struct prov_probe *p = prov_by_id(r, id);
+		if (p->pp_ops != &prov_syscall_ops || !prov_desc_match(pd, &p->pp_info))
+			continue;
+		if (cb && cb(arg, &p->pp_info) < 0)
+			return -1;
+		n++;
+	}
+	return n;
+}
+
 static int
 sc_list(struct prov_registry *r, const struct d_probe_desc *pd, d_probe_cb cb, void *arg)
 {
-	struct sc_state *st = prov_state(r, &prov_syscall_ops);
-	if (prov_cfg(r)->replay && !st)
-		return 0;	/* the file recorded no syscall events */
+	if (prov_cfg(r)->replay)
+		return sc_emit_claimed(r, pd, cb, arg);
 	return sc_emit(r, pd, cb, arg);
 }
 
@@ -211,6 +226,8 @@ sc_enable(struct prov_registry *r, struct smp_session *s)
 static int
 sc_match(struct prov_registry *r, const struct d_probe_desc *pd, d_probe_cb cb, void *arg)
 {
+	if (prov_cfg(r)->replay)
+		return sc_emit_claimed(r, pd, cb, arg);
 	if (!sc_state_get(r))
 		return -1;
 	return sc_emit(r, pd, cb, arg);
@@ -227,8 +244,9 @@ sc_claim(struct prov_registry *r, struct smp_session *s, int evidx)
 	int ret;
 	if (!strcmp(ev->name, "raw_syscalls:sys_enter") || !strcmp(ev->name, "raw_syscalls:sys_exit")) {
 		ret = strstr(ev->name, "exit") != NULL;
+		struct d_probe_desc all = { "", "", "", sc_probe_names[ret] };
 		if (!(st = sc_state_get(r)) || sc_load_raw(r, st, ret) < 0 ||
-		    sc_emit(r, &(struct d_probe_desc){ 0 }, NULL, NULL) < 0)
+		    sc_emit(r, &all, NULL, NULL) < 0)
 			return -1;
 		return prov_claim(r, evidx, &prov_syscall_ops, ret ? SC_COOKIE_EXIT : SC_COOKIE_ENTER);
 	}
@@ -242,7 +260,8 @@ sc_claim(struct prov_registry *r, struct smp_session *s, int evidx)
 	for (int nr = 0; nr < SC_NR; nr++) {
 		if (!sc_names[nr] || strcmp(sc_tp_name(sc_names[nr]), rest))
 			continue;
-		if (!(st = sc_state_get(r)) || sc_emit(r, &(struct d_probe_desc){ 0 }, NULL, NULL) < 0)
+		struct d_probe_desc one = { "", "", sc_names[nr], sc_probe_names[ret] };
+		if (!(st = sc_state_get(r)) || sc_emit(r, &one, NULL, NULL) < 0)
 			return -1;
 		return prov_claim(r, evidx, &prov_syscall_ops,
 		    SC_COOKIE_TP + 2 * (uint64_t)nr + (uint64_t)ret);

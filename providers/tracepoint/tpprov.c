@@ -219,6 +219,25 @@ tpp_slot(struct prov_registry *r, const char *group, const char *event)
 	return st->nslots++;
 }
 
+/* Hand probe p to the engine with its args struct declared.  The
+ * declaration is read during the callback only (the engine compiles it
+ * then), so it need not outlive this call. */
+static int
+tpp_report(struct prov_registry *r, struct prov_probe *p, d_probe_cb cb, void *arg)
+{
+	char decls[4096], tag[128];
+	struct tpp_state *st = prov_state(r, &prov_tracepoint_ops);
+	if (st && p->pp_param[1] && tpp_decls(&st->slots[p->pp_param[0]].tp, decls, sizeof(decls)) == 0) {
+		snprintf(tag, sizeof(tag), "struct ");
+		tpp_struct_tag(&st->slots[p->pp_param[0]].tp, tag + 7, sizeof(tag) - 7);
+		p->pp_info.dp_decls = decls;
+		p->pp_info.dp_argstruct = tag;
+	}
+	int rc = cb(arg, &p->pp_info);
+	p->pp_info.dp_decls = p->pp_info.dp_argstruct = NULL;
+	return rc < 0 ? -1 : 1;
+}
+
 static int
 tpp_make(struct prov_registry *r, const char *group, const char *event, int typed,
     d_probe_cb cb, void *arg)
@@ -239,21 +258,7 @@ tpp_make(struct prov_registry *r, const char *group, const char *event, int type
 		p->pp_param[0] = (uint64_t)i;
 		p->pp_param[1] = 1;	/* format loaded */
 	}
-	if (!cb)
-		return 1;
-	/* the declaration is read during the callback only (the engine
-	 * compiles it then), so it need not outlive this call */
-	char decls[4096], tag[128];
-	struct tpp_state *st = prov_state(r, &prov_tracepoint_ops);
-	if (p->pp_param[1] && tpp_decls(&st->slots[p->pp_param[0]].tp, decls, sizeof(decls)) == 0) {
-		snprintf(tag, sizeof(tag), "struct ");
-		tpp_struct_tag(&st->slots[p->pp_param[0]].tp, tag + 7, sizeof(tag) - 7);
-		p->pp_info.dp_decls = decls;
-		p->pp_info.dp_argstruct = tag;
-	}
-	int rc = cb(arg, &p->pp_info);
-	p->pp_info.dp_decls = p->pp_info.dp_argstruct = NULL;
-	return rc < 0 ? -1 : 1;
+	return cb ? tpp_report(r, p, cb, arg) : 1;
 }
 
 static DIR *
@@ -343,7 +348,7 @@ tpp_emit_claimed(struct prov_registry *r, const struct d_probe_desc *pd, d_probe
 		if (p->pp_ops != &prov_tracepoint_ops || !prov_field_match(d.group, p->pp_info.dp_mod) ||
 		    !prov_field_match(d.event, p->pp_info.dp_name))
 			continue;
-		if (cb && cb(arg, &p->pp_info) < 0)
+		if (cb && tpp_report(r, p, cb, arg) < 0)
 			return -1;
 		n++;
 	}
