@@ -1,7 +1,8 @@
 # docs/pmctrace.1: groff renders it without a single warning, man -l shows
 # it, every option letter of cli/options.c's getopt string and every long
 # option has its own entry in OPTIONS, and every provider under providers/
-# has its own subsection in PROVIDERS; every script in dscripts/ is named
+# has its own subsection in PROVIDERS, and every fixed probe that
+# pmctrace -l lists is described there; every script in dscripts/ is named
 # in FILES, has a header with USAGE and EXAMPLE, and an end-to-end test.
 . "$TESTROOT/e2e/lib.sh"
 root="$TESTROOT/.."
@@ -44,6 +45,20 @@ for d in "$root"/providers/*/; do
 	p=$(basename "$d")
 	grep -q "^\.SS $p\$" "$page" || fail "provider $p has no subsection in PROVIDERS"
 done
+
+# Probes with a fixed name (not counters, rates, syscalls, tracepoints or
+# pid probes, whose names are made on demand): each as provider:::name.
+if [ -x "$PMCTRACE" ]; then
+	"$PMCTRACE" -l >list 2>lerr || { cat lerr; fail "pmctrace -l failed"; }
+	sed 's/\\-/-/g' "$page" >plain
+	awk 'NR > 1 && NF == 3 && $2 !~ /^(pmc|profile|syscall|tracepoint)$/ && $2 !~ /^pid/ { print $2 ":::" $3 }' list |
+	    sort -u >fixed
+	[ -s fixed ] || fail "pmctrace -l listed no fixed probes"
+	while read -r pr; do
+		grep -q "$pr" plain || echo "$pr"
+	done <fixed >undocumented
+	[ -s undocumented ] && fail "probes not in docs/pmctrace.1: $(tr '\n' ' ' <undocumented)"
+fi
 
 for f in "$root"/dscripts/*.d; do
 	[ -e "$f" ] || continue
