@@ -9,11 +9,13 @@
  *                resolves identifiers to variables
  *   d_compile.c  cooked AST → bytecode (d_opcodes.h) per clause
  *   d_vm.c       the one dispatch loop that runs a clause on a firing
+ *   d_act.c      actions (printf, trace, printa, exit, speculate...)
+ *   d_subr.c     subroutines (strings, copyin, byte order, alloca...)
  *   d_vars.c     dynamic variables: associative arrays and self->
- *   d_str.c      string subroutines
  *   d_options.c  the option table (-x, #pragma D option, setopt)
+ *   d_errtags.c  D_* tag names (d_errtags.h)
  *   d_core.c     the public API in dcore.h: handle, compile driver,
- *                probe matching, firing dispatch, ERROR probe
+ *                probe matching, firing dispatch, ERROR probe, END
  *
  * Memory: everything made while compiling (nodes, types, names, code)
  * lives in the handle's arena and dies with the handle.  A compile error

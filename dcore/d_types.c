@@ -371,7 +371,12 @@ void
 d_type_vdesc(struct d_hdl *dh, const struct d_type *t, struct d_vdesc *vd)
 {
 	memset(vd, 0, sizeof(*vd));
-	vd->dv_tname = t->dt_name;
+	if (t->dt_name) {
+		vd->dv_tname = t->dt_name;
+	} else {
+		char buf[256];
+		vd->dv_tname = d_strdup(dh, d_type_name(dh, t, buf, sizeof(buf)));
+	}
 	if (t->dt_vk) {
 		vd->dv_kind = t->dt_vk;
 		vd->dv_size = t->dt_vk == D_VK_KSYM || t->dt_vk == D_VK_KMOD ? 8 : 16;
