@@ -369,8 +369,8 @@ tcp_decode_state(struct tcp_state *st, const struct smp_record *rec, struct d_fi
 	so->lport = (uint16_t)tcp_u32(tp, rec, "sport");
 	so->rport = (uint16_t)tcp_u32(tp, rec, "dport");
 	so->state = nst;
-	if (nst == TCPS_SYN_SENT)
-		so->active = 1;
+	if (nst == TCPS_SYN_SENT || old == TCPS_SYN_SENT)
+		so->active = 1;	/* this end connected */
 	struct tcp_args a;
 	tcp_fill(so, 1, 0, f->df_pid, f, &a);
 	a.ls.tcps_state = tcp_dstate(old);

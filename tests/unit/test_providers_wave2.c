@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "dcore/dcore.h"
 #include "providers/prov_impl.h"
 #include "symbolizer/symbolizer.h"
 #include "tests/unit/cu.h"
@@ -361,6 +362,168 @@ test_pid_self(void)
 	sym_close(sym);
 }
 
+/* The whole path: a D program compiled against the registry, one
+ * synthetic record of event evname decoded and fired into the engine;
+ * returns what the program printed (static buffer). */
+struct dctx {
+	d_hdl_t *dh;
+};
+
+static int
+d_enabled(void *arg, uint32_t id)
+{
+	return d_probe_enabled(((struct dctx *)arg)->dh, id);
+}
+
+static int
+d_fire_cb(void *arg, const struct d_firing *f)
+{
+	return d_fire(((struct dctx *)arg)->dh, f);
+}
+
+static const char *
+run_d(const char *prog, const char *evname, const void *raw, uint32_t size)
+{
+	static char out[4096];
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+	int err = 0;
+	struct dctx dc;
+	out[0] = '\0';
+	CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+	dc.dh = d_open("pmctrace", fp, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(dc.dh);
+	d_setopt(dc.dh, "quiet", NULL);
+	struct prov_registry *r = open_registry(NULL);
+	struct d_catalog cat = prov_catalog(r);
+	d_set_catalog(dc.dh, &cat);
+	if (d_compile(dc.dh, prog, NULL) != 0) {
+		printf("\ncompile: %s\n", d_errmsg(dc.dh));
+		CU_FAIL("compile");
+	} else {
+		struct smp_session *s = smp_open_live(NULL, &err);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+		CU_ASSERT_EQUAL(prov_enable(r, s, d_enabled, &dc), 0);
+		const struct smp_event_spec *sp = event_named(s, evname);
+		CU_ASSERT_PTR_NOT_NULL(sp);
+		CU_ASSERT_EQUAL(d_go(dc.dh), 0);
+		if (sp) {
+			struct smp_record rec;
+			memset(&rec, 0, sizeof(rec));
+			rec.type = PERF_RECORD_SAMPLE;
+			rec.spec = sp;
+			rec.pid = rec.tid = getpid();
+			rec.raw = raw;
+			rec.raw_size = size;
+			prov_dispatch(r, &rec, d_fire_cb, &dc);
+		}
+		d_stop(dc.dh);
+		smp_close(s);
+	}
+	d_close(dc.dh);
+	prov_close(r);
+	fclose(fp);
+	snprintf(out, sizeof(out), "%s", buf ? buf : "");
+	free(buf);
+	return out;
+}
+
+static void
+put(unsigned char *raw, const struct prov_tp *tp, const char *name, const void *v, size_t n)
+{
+	const struct prov_tp_field *f = prov_tp_field(tp, name);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	memcpy(raw + f->offset, v, n < f->size ? n : f->size);
+}
+
+/* bufinfo_t/devinfo_t/fileinfo_t as D lays them out (C mirrors agree). */
+static void
+test_io_typed(void)
+{
+	if (!have_tracefs())
+		return;
+	struct prov_registry *r = open_registry(NULL);
+	struct prov_tp tp;
+	CU_ASSERT_EQUAL_FATAL(prov_tp_load(r, "block", "block_rq_issue", &tp), 0);
+	prov_close(r);
+	unsigned char raw[128] = { 0 };
+	uint32_t dev = (7u << 20) | 3;	/* loop3, or a number without a disk */
+	uint64_t sector = 123456;
+	uint32_t bytes = 65536;
+	put(raw, &tp, "dev", &dev, 4);
+	put(raw, &tp, "sector", &sector, 8);
+	put(raw, &tp, "bytes", &bytes, 4);
+	put(raw, &tp, "rwbs", "WS", 3);
+	const char *out = run_d("io:::start { printf(\"%d %d %d %d %d %s %d\\n\", args[0]->b_bcount, "
+	    "args[0]->b_blkno, args[0]->b_flags & B_WRITE ? 1 : 0, args[0]->b_flags & B_ASYNC ? 1 : 0, "
+	    "args[1]->dev_major, args[2]->fi_name, args[2]->fi_offset); }",
+	    "block:block_rq_issue", raw, sizeof(raw));
+	CU_ASSERT_STRING_EQUAL(out, "65536 123456 1 0 7 <none> -1\n\n");
+}
+
+/* tcpsinfo_t/ipinfo_t/tcpinfo_t from a state change. */
+static void
+test_tcp_typed(void)
+{
+	if (!have_tracefs() || access("/sys/kernel/tracing/events/sock/inet_sock_set_state", R_OK) != 0)
+		return;
+	struct prov_registry *r = open_registry(NULL);
+	struct prov_tp tp;
+	CU_ASSERT_EQUAL_FATAL(prov_tp_load(r, "sock", "inet_sock_set_state", &tp), 0);
+	prov_close(r);
+	unsigned char raw[128] = { 0 };
+	uint64_t sk = 0xffff888012345600ull;
+	int32_t old = 2, nst = 1;	/* SYN_SENT -> ESTABLISHED */
+	uint16_t sport = 40000, dport = 80, family = 2, proto = 6;
+	unsigned char sa[4] = { 10, 0, 0, 1 }, da[4] = { 192, 168, 1, 9 };
+	put(raw, &tp, "skaddr", &sk, 8);
+	put(raw, &tp, "oldstate", &old, 4);
+	put(raw, &tp, "newstate", &nst, 4);
+	put(raw, &tp, "sport", &sport, 2);
+	put(raw, &tp, "dport", &dport, 2);
+	put(raw, &tp, "family", &family, 2);
+	put(raw, &tp, "protocol", &proto, 2);
+	put(raw, &tp, "saddr", sa, 4);
+	put(raw, &tp, "daddr", da, 4);
+	const char *out = run_d("tcp:::connect-established { printf(\"%s %s %d %d %d %d %d %d\\n\", "
+	    "args[2]->ip_saddr, args[3]->tcps_raddr, args[4]->tcp_sport, args[3]->tcps_rport, "
+	    "args[3]->tcps_state == TCP_STATE_ESTABLISHED, args[3]->tcps_active, args[2]->ip_ver, "
+	    "args[5]->tcps_state); }",
+	    "sock:inet_sock_set_state", raw, sizeof(raw));
+	if (strcmp(out, "10.0.0.1 192.168.1.9 40000 80 1 1 4 -2\n\n"))
+		printf("\n[%s]\n", out);
+	CU_ASSERT_STRING_EQUAL(out, "10.0.0.1 192.168.1.9 40000 80 1 1 4 -2\n\n");
+}
+
+/* Bare args on a tracepoint, with a data_loc string and an int field. */
+static void
+test_tracepoint_typed(void)
+{
+	if (!have_tracefs())
+		return;
+	struct prov_registry *r = open_registry(NULL);
+	struct prov_tp tp;
+	CU_ASSERT_EQUAL_FATAL(prov_tp_load(r, "sched", "sched_process_fork", &tp), 0);
+	prov_close(r);
+	unsigned char raw[256] = { 0 };
+	const struct prov_tp_field *pc = prov_tp_field(&tp, "parent_comm");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(pc);
+	if (pc->is_dataloc) {
+		uint32_t loc = (6u << 16) | 200;
+		memcpy(raw + pc->offset, &loc, 4);
+		memcpy(raw + 200, "bash\0", 6);
+	} else {
+		memcpy(raw + pc->offset, "bash", 5);
+	}
+	int32_t child = 777;
+	put(raw, &tp, "child_pid", &child, 4);
+	const char *out = run_d("tracepoint:sched:sched_process_fork { @[args->parent_comm, args->child_pid] = count(); }",
+	    "sched:sched_process_fork", raw, sizeof(raw));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "bash"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out, "777"));
+}
+
 static const struct cu_test tests[] = {
 	{ "syscall names and globs", test_syscall_names },
 	{ "syscall raw decode and filter", test_syscall_decode_raw },
@@ -370,6 +533,9 @@ static const struct cu_test tests[] = {
 	{ "proc exec and psinfo fallback", test_proc_exec },
 	{ "io vminfo sysinfo tcp udp proc probes", test_io_vminfo_sysinfo_names },
 	{ "pid provider on itself", test_pid_self },
+	{ "io typed args through D", test_io_typed },
+	{ "tcp typed args through D", test_tcp_typed },
+	{ "tracepoint args-> through D", test_tracepoint_typed },
 	{ NULL, NULL },
 };
 
