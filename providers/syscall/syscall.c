@@ -17,7 +17,12 @@
  *     anything else is decoded.
  * args: entry: arg0..arg5 = the syscall's arguments;
  *       return: arg0 = arg1 = the return value (DTrace's convention; a
- *       failing call returns -errno on Linux).
+ *       failing call returns -errno on Linux, and the errno builtin is
+ *       not set yet).
+ * copyinstr(argN) reads the traced process when the record is processed,
+ * not when the call was made: a buffer the process has reused since, or
+ * a process that has exited, gives other text or an invalid-address
+ * error (kernel-side capture would need eprobes, absent here).
  */
 #include <stdlib.h>
 #include <string.h>
