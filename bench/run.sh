@@ -569,10 +569,20 @@ report_goals() {
 	goal_line "startup >= 10x faster than bpftrace" "$(goal_startup)"
 }
 
+# When the pmctrace binary was built: its mtime says more than the tree's
+# commit, which may have moved on (or be dirty) since.
+pmctrace_built() {
+	if [ -x "$PMCTRACE" ]; then
+		echo "built $(date -u -r "$PMCTRACE" '+%Y-%m-%d %H:%M UTC')"
+	else
+		echo "no binary"
+	fi
+}
+
 machine() {
 	echo "date:     $(date -u '+%Y-%m-%d %H:%M UTC')"
 	echo "machine:  $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(awk '/MemTotal/ { printf "%.0f GB", $2 / 1048576 }' /proc/meminfo), kernel $(uname -r)"
-	echo "tools:    $(perf version 2>/dev/null || echo 'no perf'), $(bpftrace --version 2>/dev/null || echo 'no bpftrace'), pmctrace $(git -C "$TOP" rev-parse --short HEAD 2>/dev/null)$([ -x "$PMCTRACE" ] || echo ' (no binary)') at $PMCTRACE"
+	echo "tools:    $(perf version 2>/dev/null || echo 'no perf'), $(bpftrace --version 2>/dev/null || echo 'no bpftrace'), pmctrace at $PMCTRACE ($(pmctrace_built)); tree $(git -C "$TOP" rev-parse --short HEAD 2>/dev/null)"
 	echo "load:     $(cut -d' ' -f1-3 /proc/loadavg) (1/5/15 min) at the start; other work on the machine adds noise"
 	echo "sizes:    cpu_tree ${WL_ARGS[cpu_tree]} rounds, ctxsw ${WL_ARGS[ctxsw]} round trips, pagefault ${WL_ARGS[pagefault]} pages; BENCH_QUICK=$QUICK"
 }
