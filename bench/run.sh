@@ -17,6 +17,11 @@ TOP=$(dirname "$BENCH")
 BIN=$BENCH/bin
 PMCTRACE=${PMCTRACE:-$TOP/pmctrace}
 PMCTRACE_BUILD=${PMCTRACE_BUILD:-$TOP/build}
+# Sub-benchmarks run in their own folders: hand them absolute paths.
+case $PMCTRACE in
+/*) ;;
+*) [ -e "$PMCTRACE" ] && PMCTRACE=$(cd "$(dirname "$PMCTRACE")" && pwd)/$(basename "$PMCTRACE") ;;
+esac
 QUICK=${BENCH_QUICK:-0}
 [ "$QUICK" = 1 ] || QUICK=0
 REPS=${BENCH_REPS:-$([ "$QUICK" = 1 ] && echo 3 || echo 5)}
