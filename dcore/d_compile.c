@@ -34,7 +34,17 @@ struct d_cg {
 	int cg_nact;
 	int cg_records;
 	bool cg_spec, cg_comm, cg_drec;	/* speculate(), commit(), data seen */
+	uint32_t cg_kbase, cg_actbase, cg_dvbase, cg_aggbase;	/* pool slices */
 };
+
+/* A clause's operand for pool entry idx (pools are shared, slices are not). */
+static uint32_t
+slice_index(struct d_cg *cg, uint32_t idx, uint32_t base)
+{
+	if (idx - base > D_MAXBX)
+		d_error(cg->cg_dh, D_ID_OFLOW, 0, "clause too large: too many constants or actions");
+	return idx - base;
+}
 
 /* ---- emission ---------------------------------------------------------------- */
 
@@ -78,16 +88,17 @@ reg_alloc(struct d_cg *cg, int line)
 	return r;
 }
 
-/* Pool growth shared by constants and sites. */
+/* Pool growth shared by constants and sites (malloc'd, freed by d_close;
+ * not the arena, whose old copies would stay behind). */
 static void *
 pool_grow(struct d_hdl *dh, void *p, uint32_t n, uint32_t *cap, size_t elem)
 {
 	if (n < *cap)
 		return p;
 	uint32_t nc = *cap ? *cap * 2 : 32;
-	void *np = d_alloc(dh, nc * elem);
-	if (n)
-		memcpy(np, p, n * elem);
+	void *np = realloc(p, (size_t)nc * elem);
+	if (!np)
+		d_error(dh, D_UNKNOWN, 0, "out of memory");
 	*cap = nc;
 	return np;
 }
@@ -96,14 +107,12 @@ static uint32_t
 konst(struct d_cg *cg, uint64_t v)
 {
 	struct d_hdl *dh = cg->cg_dh;
-	for (uint32_t i = 0; i < dh->dh_nk; i++)
+	for (uint32_t i = cg->cg_kbase; i < dh->dh_nk; i++)
 		if (dh->dh_k[i] == v)
-			return i;
+			return i - cg->cg_kbase;
 	dh->dh_k = pool_grow(dh, dh->dh_k, dh->dh_nk, &dh->dh_kcap, sizeof(uint64_t));
 	dh->dh_k[dh->dh_nk] = v;
-	if (dh->dh_nk >= D_MAXBX)
-		d_error(dh, D_ID_OFLOW, 0, "too many constants");
-	return dh->dh_nk++;
+	return slice_index(cg, dh->dh_nk++, cg->cg_kbase);
 }
 
 static void
@@ -175,9 +184,7 @@ dvsite(struct d_cg *cg, struct d_node *n)
 	s->ds_vstr = v->dv_type->dt_kind == DK_STRING;
 	if (s->ds_vsize == 0)
 		s->ds_vsize = 8;
-	if (dh->dh_ndvs >= D_MAXBX)
-		d_error(dh, D_ID_OFLOW, n->dn_line, "too many variable references");
-	return dh->dh_ndvs++;
+	return slice_index(cg, dh->dh_ndvs++, cg->cg_dvbase);
 }
 
 static struct d_actsite *
@@ -188,7 +195,7 @@ actsite(struct d_cg *cg, int func, uint32_t *idx)
 	struct d_actsite *a = &dh->dh_acts[dh->dh_nacts];
 	memset(a, 0, sizeof(*a));
 	a->as_func = func;
-	*idx = dh->dh_nacts++;
+	*idx = slice_index(cg, dh->dh_nacts++, cg->cg_actbase);
 	return a;
 }
 
@@ -742,8 +749,8 @@ cg_aggregate(struct d_cg *cg, struct d_node *n)
 	struct d_agginfo *ai = ag->dn_agg;
 	check_spec_order(cg, F_COUNT, n->dn_line);
 	dh->dh_aggsites = pool_grow(dh, dh->dh_aggsites, dh->dh_naggsites, &dh->dh_aggsitecap, sizeof(struct d_aggsite));
-	uint32_t idx = dh->dh_naggsites++;
-	struct d_aggsite *s = &dh->dh_aggsites[idx];
+	struct d_aggsite *s = &dh->dh_aggsites[dh->dh_naggsites];
+	uint32_t idx = slice_index(cg, dh->dh_naggsites++, cg->cg_aggbase);
 	memset(s, 0, sizeof(*s));
 	s->ag_agg = agg_handle(cg, ai, ag->dn_args);
 	s->ag_nkeys = ag->dn_nargs;
@@ -1073,7 +1080,15 @@ d_compile_clause(struct d_hdl *dh, struct d_pclause *pc)
 	struct d_cg cg;
 	memset(&cg, 0, sizeof(cg));
 	cg.cg_dh = dh;
+	cg.cg_kbase = dh->dh_nk;
+	cg.cg_actbase = dh->dh_nacts;
+	cg.cg_dvbase = dh->dh_ndvs;
+	cg.cg_aggbase = dh->dh_naggsites;
 	struct d_clause *cl = d_alloc(dh, sizeof(*cl));
+	cl->cl_kbase = cg.cg_kbase;
+	cl->cl_actbase = cg.cg_actbase;
+	cl->cl_dvbase = cg.cg_dvbase;
+	cl->cl_aggbase = cg.cg_aggbase;
 	if (pc->pc_pred) {
 		int r = cg_expr(&cg, pc->pc_pred);
 		emit_abx(&cg, OP_JZ, r, D_SBX_BIAS);	/* patched to the RET below */

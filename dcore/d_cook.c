@@ -374,7 +374,7 @@ d_node_clone(struct d_hdl *dh, const struct d_node *n)
 {
 	if (!n)
 		return NULL;
-	struct d_node *c = d_alloc(dh, sizeof(*c));
+	struct d_node *c = d_node_alloc(dh, sizeof(*c));
 	*c = *n;
 	c->dn_l = d_node_clone(dh, n->dn_l);
 	c->dn_r = d_node_clone(dh, n->dn_r);

@@ -24,10 +24,25 @@ struct d_arena_blk {
 	max_align_t ab_data[];
 };
 
+static void *d_arena_alloc(struct d_hdl *dh, struct d_arena *a, size_t n);
+
 void *
 d_alloc(struct d_hdl *dh, size_t n)
 {
-	struct d_arena *a = &dh->dh_arena;
+	return d_arena_alloc(dh, &dh->dh_arena, n);
+}
+
+/* Nodes of the clause being compiled live in their own arena, emptied
+ * after each clause: a 100,000-clause script keeps no ASTs around. */
+void *
+d_node_alloc(struct d_hdl *dh, size_t n)
+{
+	return d_arena_alloc(dh, dh->dh_tmpnodes ? &dh->dh_nodes : &dh->dh_arena, n);
+}
+
+static void *
+d_arena_alloc(struct d_hdl *dh, struct d_arena *a, size_t n)
+{
 	n = (n + 15) & ~(size_t)15;
 	struct d_arena_blk *b = a->da_head;
 	if (!b || b->ab_used + n > b->ab_size) {
@@ -242,6 +257,15 @@ d_close(d_hdl_t *dh)
 	free(dh->dh_probehash);
 	free(dh->dh_ecbs);
 	free(dh->dh_macro_used);
+	free(dh->dh_k);
+	free(dh->dh_acts);
+	free(dh->dh_dvs);
+	free(dh->dh_aggsites);
+	d_arena_free(&dh->dh_nodes);
+	for (struct d_mcache *mc = dh->dh_mcache, *nx; mc; mc = nx) {
+		nx = mc->mc_next;
+		free(mc);
+	}
 	for (int i = 0; i < O_NOPTIONS; i++)
 		free((char *)dh->dh_optstr[i]);
 	d_arena_free(&dh->dh_arena);
@@ -386,9 +410,30 @@ d_compile_decls(d_hdl_t *dh, const char *text)
 	memset(&pg, 0, sizeof(pg));
 	pg.pg_tail = &pg.pg_clauses;
 	d_lex_init(&lx, dh, text, "<provider>");
-	d_parse_program(dh, &lx, &pg);
+	bool tmp = dh->dh_tmpnodes;
+	dh->dh_tmpnodes = false;	/* declarations persist */
+	d_parse_program(dh, &lx, &pg, NULL, NULL);
+	dh->dh_tmpnodes = tmp;
 	if (pg.pg_clauses)
 		d_error(dh, D_SYNTAX, 0, "provider declarations may not contain probe clauses");
+}
+
+/* Add p to the clause's probes once (several descriptions may match it). */
+static void
+d_match_add(struct d_matchctx *mc, struct d_probe *p)
+{
+	for (int i = 0; i < mc->mc_n; i++)
+		if (mc->mc_probes[i] == p)
+			return;
+	if (mc->mc_n == mc->mc_cap) {
+		int cap = mc->mc_cap ? mc->mc_cap * 2 : 4;
+		struct d_probe **np = d_node_alloc(mc->mc_dh, (size_t)cap * sizeof(*np));
+		if (mc->mc_n)
+			memcpy(np, mc->mc_probes, (size_t)mc->mc_n * sizeof(*np));
+		mc->mc_probes = np;
+		mc->mc_cap = cap;
+	}
+	mc->mc_probes[mc->mc_n++] = p;
 }
 
 static int
@@ -420,18 +465,7 @@ d_match_cb(void *arg, const struct d_probe_info *pi)
 		p->pr_ecbtail = &p->pr_ecbs;
 		d_probe_insert(dh, p);
 	}
-	for (int i = 0; i < mc->mc_n; i++)
-		if (mc->mc_probes[i] == p)
-			return 0;
-	if (mc->mc_n == mc->mc_cap) {
-		int cap = mc->mc_cap ? mc->mc_cap * 2 : 16;
-		struct d_probe **np = d_alloc(dh, (size_t)cap * sizeof(*np));
-		if (mc->mc_n)
-			memcpy(np, mc->mc_probes, (size_t)mc->mc_n * sizeof(*np));
-		mc->mc_probes = np;
-		mc->mc_cap = cap;
-	}
-	mc->mc_probes[mc->mc_n++] = p;
+	d_match_add(mc, p);
 	return 0;
 }
 
@@ -460,6 +494,53 @@ d_builtin_match(const struct d_probe_desc *pd, d_probe_cb cb, void *arg)
 	return n;
 }
 
+/* The probes a description matched before (same text in an earlier clause):
+ * matching is deterministic within a session, and asking the providers
+ * again costs a tracefs scan per clause. */
+static struct d_mcache *
+d_mcache_find(d_hdl_t *dh, const char *key)
+{
+	for (struct d_mcache *c = dh->dh_mcache; c; c = c->mc_next)
+		if (strcmp(c->mc_key, key) == 0)
+			return c;
+	return NULL;
+}
+
+static void
+d_mcache_add(d_hdl_t *dh, const char *key, struct d_probe **probes, int n)
+{
+	size_t kl = strlen(key) + 1;
+	struct d_mcache *c = malloc(sizeof(*c) + (size_t)n * sizeof(*probes) + kl);
+	if (!c)
+		return;		/* not cached: the next clause asks again */
+	c->mc_n = n;
+	if (n)
+		memcpy(c->mc_probes, probes, (size_t)n * sizeof(*probes));
+	c->mc_key = (char *)&c->mc_probes[n];
+	memcpy(c->mc_key, key, kl);
+	c->mc_next = dh->dh_mcache;
+	dh->dh_mcache = c;
+}
+
+static int
+d_match_one(d_hdl_t *dh, struct d_probe_desc *pd, struct d_matchctx *mc, char *errbuf, size_t errlen)
+{
+	char key[1024];
+	snprintf(key, sizeof(key), "%s:%s:%s:%s", pd->dpd_prov, pd->dpd_mod, pd->dpd_func, pd->dpd_name);
+	struct d_mcache *c = d_mcache_find(dh, key);
+	if (c) {
+		for (int i = 0; i < c->mc_n; i++)
+			d_match_add(mc, c->mc_probes[i]);
+		return c->mc_n;
+	}
+	int before = mc->mc_n;
+	int n = dh->dh_cat ? dh->dh_cat->dc_match(dh->dh_cat->dc_ctx, pd, d_match_cb, mc, errbuf, errlen)
+	    : d_builtin_match(pd, d_match_cb, mc);
+	if (n >= 0 && mc->mc_n - before == n)
+		d_mcache_add(dh, key, mc->mc_probes + before, n);
+	return n;
+}
+
 static void
 d_match_clause(d_hdl_t *dh, struct d_pclause *pc, struct d_matchctx *mc)
 {
@@ -467,8 +548,7 @@ d_match_clause(d_hdl_t *dh, struct d_pclause *pc, struct d_matchctx *mc)
 		struct d_probe_desc *pd = &pc->pc_pd[i];
 		char errbuf[512] = "";
 		int before = mc->mc_n;
-		int n = dh->dh_cat ? dh->dh_cat->dc_match(dh->dh_cat->dc_ctx, pd, d_match_cb, mc, errbuf, sizeof(errbuf))
-		    : d_builtin_match(pd, d_match_cb, mc);
+		int n = d_match_one(dh, pd, mc, errbuf, sizeof(errbuf));
 		if (n < 0)
 			d_error(dh, D_PDESC_INVAL, pc->pc_line, "%s", errbuf[0] ? errbuf : "invalid probe description");
 		pc->pc_descs[i]->ds_nmatched = mc->mc_n - before;
@@ -514,12 +594,45 @@ d_check_macros(d_hdl_t *dh)
 			    dh->dh_macro.dm_argv[i], i);
 }
 
+struct d_cctx {
+	d_hdl_t *cc_dh;
+	const char *cc_file;
+	int cc_nclauses;
+};
+
+/* One parsed clause: match its descriptions, cook, compile, enable; then
+ * drop its AST (the node arena is emptied after every clause). */
+static void
+d_compile_pclause(void *arg, struct d_pclause *pc)
+{
+	struct d_cctx *cc = arg;
+	d_hdl_t *dh = cc->cc_dh;
+	struct d_matchctx mc = { dh, NULL, 0, 0 };
+	d_match_clause(dh, pc, &mc);
+	for (int i = 0; i < pc->pc_ndescs; i++) {
+		*dh->dh_desctail = pc->pc_descs[i];
+		dh->dh_desctail = &pc->pc_descs[i]->ds_next;
+	}
+	d_cook_clause(dh, pc, mc.mc_probes, mc.mc_n);
+	struct d_clause *cl = d_compile_clause(dh, pc);
+	cl->cl_file = cc->cc_file;
+	*dh->dh_cltail = cl;
+	dh->dh_cltail = &cl->cl_next;
+	d_add_ecbs(dh, cl, &mc);
+	if (dh->dh_opt[O_DISASM])
+		d_disasm(dh, cl, dh->dh_err);
+	pc->pc_pred = pc->pc_body = NULL;
+	d_arena_free(&dh->dh_nodes);
+	cc->cc_nclauses++;
+}
+
 static int
 d_compile_text(d_hdl_t *dh, const char *text, const char *file, bool user)
 {
 	jmp_buf jb;
 	struct d_lex lx;
 	struct d_program pg;
+	struct d_cctx cc = { dh, file, 0 };
 	memset(&pg, 0, sizeof(pg));
 	pg.pg_tail = &pg.pg_clauses;
 	dh->dh_jmp = &jb;
@@ -527,31 +640,17 @@ d_compile_text(d_hdl_t *dh, const char *text, const char *file, bool user)
 	dh->dh_ctext = user && !file ? text : NULL;
 	if (setjmp(jb)) {
 		dh->dh_jmp = NULL;
+		dh->dh_tmpnodes = false;
+		d_arena_free(&dh->dh_nodes);
 		return -1;
 	}
 	dh->dh_t_string->dt_size = (uint32_t)dh->dh_opt[O_STRSIZE];
 	if (dh->dh_macro_used)
 		memset(dh->dh_macro_used, 0, (size_t)dh->dh_macro.dm_argc * sizeof(bool));
 	d_lex_init(&lx, dh, text, file);
-	d_parse_program(dh, &lx, &pg);
-	if (user && !pg.pg_clauses && !dh->dh_opt[O_EMPTY] && !dh->dh_clauses)
+	d_parse_program(dh, &lx, &pg, d_compile_pclause, &cc);
+	if (user && !cc.cc_nclauses && !dh->dh_opt[O_EMPTY] && !dh->dh_clauses)
 		d_error(dh, D_EMPTY, 0, "empty D program translation unit");
-	for (struct d_pclause *pc = pg.pg_clauses; pc; pc = pc->pc_next) {
-		struct d_matchctx mc = { dh, NULL, 0, 0 };
-		d_match_clause(dh, pc, &mc);
-		for (int i = 0; i < pc->pc_ndescs; i++) {
-			*dh->dh_desctail = pc->pc_descs[i];
-			dh->dh_desctail = &pc->pc_descs[i]->ds_next;
-		}
-		d_cook_clause(dh, pc, mc.mc_probes, mc.mc_n);
-		struct d_clause *cl = d_compile_clause(dh, pc);
-		cl->cl_file = file;
-		*dh->dh_cltail = cl;
-		dh->dh_cltail = &cl->cl_next;
-		d_add_ecbs(dh, cl, &mc);
-		if (dh->dh_opt[O_DISASM])
-			d_disasm(dh, cl, dh->dh_err);
-	}
 	if (user)
 		d_check_macros(dh);
 	dh->dh_jmp = NULL;

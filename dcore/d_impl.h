@@ -47,6 +47,7 @@ struct d_arena {
 	struct d_arena_blk *da_head;
 };
 void *d_alloc(struct d_hdl *dh, size_t n);	/* zeroed; longjmps on ENOMEM */
+void *d_node_alloc(struct d_hdl *dh, size_t n);	/* AST nodes: see d_core.c */
 char *d_strdup(struct d_hdl *dh, const char *s);
 char *d_strndup(struct d_hdl *dh, const char *s, size_t n);
 void d_arena_free(struct d_arena *a);
@@ -383,6 +384,8 @@ struct d_clause {
 	int cl_nact;
 	int cl_records;			/* produces a probe line when not quiet */
 	int cl_nregs;
+	/* the clause's slices of the handle's pools: operands index from these */
+	uint32_t cl_kbase, cl_actbase, cl_dvbase, cl_aggbase;
 	const char *cl_file;
 	struct d_clause *cl_next;
 };
@@ -526,6 +529,14 @@ void d_vm_outstart(struct d_vm *vm);
 #define D_ERRCPUS	1024
 #define D_MAXDEPTH	1000	/* expression nesting the compiler accepts */	/* faults are counted per CPU below this */
 
+/* A probe description's match, reused for the same text in later clauses. */
+struct d_mcache {
+	struct d_mcache *mc_next;
+	char *mc_key;			/* "prov:mod:func:name" */
+	int mc_n;
+	struct d_probe *mc_probes[];
+};
+
 struct d_macro {
 	int dm_argc;
 	char **dm_argv;
@@ -536,6 +547,9 @@ struct d_hdl {
 	FILE *dh_out, *dh_err;
 	FILE *dh_out0;			/* dh_out before freopen() */
 	struct d_arena dh_arena;
+	struct d_arena dh_nodes;	/* AST of the clause being compiled */
+	bool dh_tmpnodes;		/* d_node_alloc uses dh_nodes */
+	struct d_mcache *dh_mcache;	/* probe descriptions already matched */
 	char dh_errmsg[1024];
 	int dh_errtag;
 	jmp_buf *dh_jmp;
@@ -635,9 +649,9 @@ void d_dout_opts(struct d_hdl *dh, struct dout_opts *o);
 
 /* Parser / cook / compiler entry points. */
 struct d_pclause {
-	struct d_desc *pc_descs[D_MAX_DESCS];
-	struct d_probe_desc pc_pd[D_MAX_DESCS];
-	int pc_ndescs;
+	struct d_desc **pc_descs;	/* pc_ndescs of them (arena, doubled) */
+	struct d_probe_desc *pc_pd;
+	int pc_ndescs, pc_descap;
 	struct d_node *pc_pred;
 	struct d_node *pc_body;		/* statement list */
 	bool pc_hasbody;
@@ -648,7 +662,10 @@ struct d_program {
 	struct d_pclause *pg_clauses, **pg_tail;
 	const char *pg_file;
 };
-void d_parse_program(struct d_hdl *dh, struct d_lex *lx, struct d_program *pg);
+/* Parses the program; calls clause(arg, pc) for each probe clause as soon
+ * as it is parsed (so that its AST can be compiled and dropped). */
+void d_parse_program(struct d_hdl *dh, struct d_lex *lx, struct d_program *pg,
+    void (*clause)(void *arg, struct d_pclause *pc), void *arg);
 void d_parse_pragma(struct d_lex *lx, const char *line, size_t len);
 struct d_node *d_node_new(struct d_hdl *dh, int kind, int line);
 

@@ -20,7 +20,7 @@
 struct d_node *
 d_node_new(struct d_hdl *dh, int kind, int line)
 {
-	struct d_node *n = d_alloc(dh, sizeof(*n));
+	struct d_node *n = d_node_alloc(dh, sizeof(*n));
 	n->dn_kind = (uint16_t)kind;
 	n->dn_line = line;
 	return n;
@@ -1180,7 +1180,8 @@ split_pspec(struct d_hdl *dh, const char *s, struct d_probe_desc *pd, int line)
 
 /* probe_def := pspec {',' pspec} ['/' expr '/'] ['{' stmt_list '}'] */
 static void
-probe_def(struct d_lex *lx, struct d_program *pg)
+probe_def(struct d_lex *lx, struct d_program *pg,
+    void (*clause)(void *arg, struct d_pclause *pc), void *arg)
 {
 	struct d_hdl *dh = lx->lx_dh;
 	struct d_pclause *pc = d_alloc(dh, sizeof(*pc));
@@ -1190,6 +1191,19 @@ probe_def(struct d_lex *lx, struct d_program *pg)
 			d_syntax(lx);
 		if (pc->pc_ndescs >= D_MAX_DESCS)
 			d_error(dh, D_PDESC_INVAL, LINE(lx), "too many probe descriptions in one clause");
+		if (pc->pc_ndescs == pc->pc_descap) {
+			/* sized to the clause: a script may have 100,000 clauses */
+			int cap = pc->pc_descap ? pc->pc_descap * 2 : 1;
+			struct d_desc **nd = d_alloc(dh, (size_t)cap * sizeof(*nd));
+			struct d_probe_desc *np = d_alloc(dh, (size_t)cap * sizeof(*np));
+			if (pc->pc_ndescs) {
+				memcpy(nd, pc->pc_descs, (size_t)pc->pc_ndescs * sizeof(*nd));
+				memcpy(np, pc->pc_pd, (size_t)pc->pc_ndescs * sizeof(*np));
+			}
+			pc->pc_descs = nd;
+			pc->pc_pd = np;
+			pc->pc_descap = cap;
+		}
 		struct d_desc *ds = d_alloc(dh, sizeof(*ds));
 		ds->ds_text = lx->lx_tok.t_sval;
 		split_pspec(dh, ds->ds_text, &pc->pc_pd[pc->pc_ndescs], LINE(lx));
@@ -1225,12 +1239,15 @@ probe_def(struct d_lex *lx, struct d_program *pg)
 	}
 	*pg->pg_tail = pc;
 	pg->pg_tail = &pc->pc_next;
+	if (clause)
+		clause(arg, pc);
 }
 
 /* program := {declaration | inline_def | translator_def | provider_def
  *            | probe_def | ';'} */
 void
-d_parse_program(struct d_hdl *dh, struct d_lex *lx, struct d_program *pg)
+d_parse_program(struct d_hdl *dh, struct d_lex *lx, struct d_program *pg,
+    void (*clause)(void *arg, struct d_pclause *pc), void *arg)
 {
 	(void)dh;
 	lx->lx_ctx = D_LX_OUTER;
@@ -1241,7 +1258,9 @@ d_parse_program(struct d_hdl *dh, struct d_lex *lx, struct d_program *pg)
 			d_lex_next(lx);
 			break;
 		case T_PSPEC:
-			probe_def(lx, pg);
+			dh->dh_tmpnodes = clause != NULL;
+			probe_def(lx, pg, clause, arg);
+			dh->dh_tmpnodes = false;
 			break;
 		case T_INLINE:
 			inline_def(lx);

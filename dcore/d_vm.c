@@ -416,7 +416,10 @@ d_vm_exec(struct d_vm *vm, const struct d_clause *cl)
 {
 	struct d_hdl *dh = vm->vm_dh;
 	const uint32_t *code = cl->cl_code;
-	const uint64_t *K = dh->dh_k;
+	const uint64_t *K = dh->dh_k + cl->cl_kbase;
+	const struct d_actsite *ACTS = dh->dh_acts + cl->cl_actbase;
+	const struct d_dvsite *DVS = dh->dh_dvs + cl->cl_dvbase;
+	const struct d_aggsite *AGGS = dh->dh_aggsites + cl->cl_aggbase;
 	uint8_t *G = dh->dh_gdata, *L = vm->vm_local;
 	const struct d_firing *f = vm->vm_f;
 	uint64_t R[D_NREGS];
@@ -550,15 +553,15 @@ d_vm_exec(struct d_vm *vm, const struct d_clause *cl)
 				VM_FAULT(DF_BADINDEX, RA);
 			vmbreak;
 		vmcase(OP_DVLD)
-			RA = d_vm_dvld(vm, &dh->dh_dvs[D_BX(i)], &RA + 1);
+			RA = d_vm_dvld(vm, &DVS[D_BX(i)], &RA + 1);
 			vmbreak;
 		vmcase(OP_DVST)
-			fault = d_vm_dvst(vm, &dh->dh_dvs[D_BX(i)], RA, &RA + 1);
+			fault = d_vm_dvst(vm, &DVS[D_BX(i)], RA, &RA + 1);
 			if (fault)
 				VM_FAULT(fault, vm->vm_faddr);
 			vmbreak;
 		vmcase(OP_DVADDR) {
-			uint8_t *p = d_vm_dvaddr(vm, &dh->dh_dvs[D_BX(i)], &RA + 1);
+			uint8_t *p = d_vm_dvaddr(vm, &DVS[D_BX(i)], &RA + 1);
 			if (!p)
 				VM_FAULT(DF_NOSCRATCH, 0);
 			RA = (uint64_t)(uintptr_t)p;
@@ -586,12 +589,12 @@ d_vm_exec(struct d_vm *vm, const struct d_clause *cl)
 				VM_FAULT(fault, vm->vm_faddr);
 			vmbreak;
 		vmcase(OP_ACT)
-			fault = d_act_exec(vm, &dh->dh_acts[D_BX(i)], &RA);
+			fault = d_act_exec(vm, &ACTS[D_BX(i)], &RA);
 			if (fault)
 				VM_FAULT(fault, vm->vm_faddr);
 			vmbreak;
 		vmcase(OP_AGG)
-			fault = d_vm_agg(vm, &dh->dh_aggsites[D_BX(i)], &RA);
+			fault = d_vm_agg(vm, &AGGS[D_BX(i)], &RA);
 			if (fault)
 				VM_FAULT(fault, vm->vm_faddr);
 			vmbreak;
