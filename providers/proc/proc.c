@@ -28,9 +28,11 @@
  *                 args[2] = the handler's address.
  * psinfo_t/lwpsinfo_t are the engine's own declarations (dcore's prelude);
  * the C mirrors below follow that layout field for field.
- * curpsinfo reads /proc when the firing is processed; for a process that
- * is already gone the provider answers with what the event carried (the
- * exec path as pr_psargs, the comm as pr_fname).
+ * curpsinfo: for exec and exec-success pr_psargs is argv as exec'd, read
+ * from a snapshot of the new user stack taken with the event (so it holds
+ * for processes gone by the time the record is read); elsewhere /proc is
+ * read when the firing is processed, and for a process already gone the
+ * provider answers with what the event carried (the comm as pr_fname).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -112,6 +114,7 @@ struct proc_args {
  * when /proc no longer has it. */
 struct proc_fb {
 	char fname[16], psargs[80];
+	int exact;		/* psargs came from the exec itself: prefer it */
 };
 
 struct proc_state {
@@ -182,6 +185,66 @@ proc_ev_needed(const struct proc_state *st, int ev)
 	return 0;
 }
 
+/* sched_process_exec with the new image's user stack: when the event
+ * fires the registers already point at the new stack, whose bottom holds
+ * argc, argv[] and (a little higher) the argument strings, so psargs is
+ * known even for a process that is gone before its record is read. */
+#define PROC_ARGV_BYTES 8192
+#define PROC_REG_SP 7		/* x86_64 perf register number of rsp */
+
+static int
+proc_add_exec(struct prov_registry *r, struct smp_session *s, const struct prov_tp *tp)
+{
+	struct smp_event_spec sp;
+	memset(&sp, 0, sizeof(sp));
+	prov_tp_attr(tp, &sp.attr, prov_cfg(r)->want_callchains);
+	sp.attr.sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+	sp.attr.sample_regs_user = 1ull << PROC_REG_SP;
+	sp.attr.sample_stack_user = PROC_ARGV_BYTES;
+	sp.scope = SMP_EACH_CPU;
+	sp.group_leader = -1;
+	sp.name = tp->name;
+	sp.owner = (void *)&prov_proc_ops;
+	sp.cookie = EV_EXEC;
+	int evidx;
+	if (smp_add_event(s, &sp, &evidx) < 0)
+		return prov_errf(r, "%s", smp_errmsg(s));
+	return 0;
+}
+
+/* argv from the stack snapshot, joined by spaces as pr_psargs is; 0 if
+ * the snapshot does not hold it. */
+static int
+proc_argv(const struct smp_record *rec, char *buf, size_t len)
+{
+	const unsigned char *stk = rec->ustack;
+	uint64_t n = rec->ustack_dyn_size, argc, sp;
+	size_t used = 0;
+	if (!stk || n < 16 || !rec->regs_abi || !rec->regs || rec->nr_regs < 1 || len == 0)
+		return 0;
+	sp = rec->regs[0];
+	memcpy(&argc, stk, 8);
+	if (argc == 0 || argc > 4096 || 8 * (argc + 1) > n)
+		return 0;
+	for (uint64_t i = 0; i < argc && used + 1 < len; i++) {
+		uint64_t p;
+		memcpy(&p, stk + 8 * (i + 1), 8);
+		if (p < sp || p - sp >= n)
+			break;
+		const char *str = (const char *)stk + (p - sp);
+		size_t max = (size_t)(n - (p - sp)), sl = strnlen(str, max);
+		if (sl == max)
+			break;	/* runs off the snapshot */
+		if (i)
+			buf[used++] = ' ';
+		size_t take = sl < len - 1 - used ? sl : len - 1 - used;
+		memcpy(buf + used, str, take);
+		used += take;
+	}
+	buf[used] = '\0';
+	return used > 0;
+}
+
 static int
 proc_enable(struct prov_registry *r, struct smp_session *s)
 {
@@ -198,7 +261,8 @@ proc_enable(struct prov_registry *r, struct smp_session *s)
 				continue;
 			return -1;
 		}
-		if (prov_tp_add(r, s, &prov_proc_ops, &st->tp[ev], (uint64_t)ev, -1, 0) < 0)
+		if ((ev == EV_EXEC ? proc_add_exec(r, s, &st->tp[ev]) :
+		    prov_tp_add(r, s, &prov_proc_ops, &st->tp[ev], (uint64_t)ev, -1, 0)) < 0)
 			return -1;
 	}
 	return 0;
@@ -256,6 +320,8 @@ proc_procinfo(void *ctx, int32_t pid, struct d_procinfo *out)
 			out->pi_gid = atoi(line + 4);
 	}
 	fclose(f);
+	if (fb->exact)
+		return 0;	/* the arguments as exec'd, not as /proc shows them now */
 	snprintf(path, sizeof(path), "/proc/%d/cmdline", pid);
 	if (!(f = fopen(path, "r")))
 		return 0;
@@ -292,7 +358,9 @@ proc_decode_exec(struct proc_state *st, const struct smp_record *rec, struct d_f
 	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 	/* the kernel names the new image after the path's last part */
 	snprintf(st->fb.fname, sizeof(st->fb.fname), "%.15s", base);
-	snprintf(st->fb.psargs, sizeof(st->fb.psargs), "%.79s", path);
+	st->fb.exact = proc_argv(rec, st->fb.psargs, sizeof(st->fb.psargs));
+	if (!st->fb.exact)
+		snprintf(st->fb.psargs, sizeof(st->fb.psargs), "%.79s", path);
 	f->df_execname = st->fb.fname;
 	f->df_args[0] = (uint64_t)(uintptr_t)path;
 	f->df_nargs = 1;
@@ -407,6 +475,7 @@ proc_decode(struct prov_registry *r, const struct smp_record *rec, uint64_t cook
 	struct d_firing f;
 	prov_firing_from_sample(r, rec, &f, kbuf, ubuf, 128);
 	st->fb.fname[0] = st->fb.psargs[0] = '\0';
+	st->fb.exact = 0;
 	if (f.df_execname)
 		snprintf(st->fb.fname, sizeof(st->fb.fname), "%s", f.df_execname);
 	f.df_procinfo = proc_procinfo;
