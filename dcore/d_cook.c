@@ -1414,6 +1414,8 @@ cook_call(struct d_hdl *dh, struct d_node *n)
 		return n;
 	}
 	cook_subr_args(dh, n, f->id);
+	if (f->id == F_COPYIN || f->id == F_COPYINSTR || f->id == F_COPYINTO)
+		dh->dh_uses_copyin = true;
 	if (!f->rtype) {
 		n->dn_type = dh->dh_t_void;
 	} else if (f->rtype[0] == '_') {

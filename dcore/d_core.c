@@ -687,7 +687,7 @@ d_probe_enabled(d_hdl_t *dh, uint32_t probe_id)
 int
 d_uses_stacks(d_hdl_t *dh)
 {
-	int bits = 0;
+	int bits = dh->dh_uses_copyin ? 4 : 0;
 	for (uint32_t i = 0; i < dh->dh_nacts; i++)
 		for (int k = 0; k < dh->dh_acts[i].as_nargs; k++) {
 			int vk = dh->dh_acts[i].as_vd[k].dv_kind;

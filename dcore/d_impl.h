@@ -627,6 +627,7 @@ struct d_hdl {
 	char *dh_clbuf_mem;
 	size_t dh_clbuf_len;
 	bool dh_header_done;
+	bool dh_uses_copyin;		/* d_uses_stacks() bit 4 */
 	char dh_selfcomm[16];		/* execname of BEGIN/END/ERROR firings */
 	bool dh_going, dh_stopped, dh_exited;
 	int dh_exitcode;

@@ -180,12 +180,30 @@ s_lltostr(int64_t v, int base, char *d)
 	d[j] = '\0';
 }
 
-/* Read the traced process's memory (the firing's pid). */
+/* Bytes of [addr, addr+len) in the firing's user-stack snapshot, or 0. */
+static size_t
+s_snapshot(struct d_vm *vm, uint64_t addr, size_t len, const char **src)
+{
+	const struct d_firing *f = vm->vm_f;
+	if (!f->df_ustackmem || addr < f->df_ustackbase || addr - f->df_ustackbase >= f->df_ustacklen)
+		return 0;
+	size_t off = (size_t)(addr - f->df_ustackbase);
+	*src = (const char *)f->df_ustackmem + off;
+	return len < f->df_ustacklen - off ? len : f->df_ustacklen - off;
+}
+
+/* Read the traced process's memory (the firing's pid): from the stack
+ * snapshot taken with the sample when it covers the range, else live. */
 static int
 s_uread(struct d_vm *vm, uint64_t addr, void *dst, size_t len)
 {
+	const char *snap;
 	if (len == 0)
 		return 0;
+	if (s_snapshot(vm, addr, len, &snap) == len) {
+		memcpy(dst, snap, len);
+		return 0;
+	}
 	struct iovec local = { dst, len };
 	struct iovec remote = { (void *)(uintptr_t)addr, len };
 	ssize_t n = process_vm_readv(vm->vm_f->df_pid, &local, 1, &remote, 1, 0);
@@ -201,6 +219,17 @@ static int
 s_ureadstr(struct d_vm *vm, uint64_t addr, char *dst, size_t max)
 {
 	size_t got = 0;
+	const char *snap;
+	size_t sn = s_snapshot(vm, addr, max - 1, &snap);
+	if (sn) {
+		const char *nul = memchr(snap, '\0', sn);
+		size_t l = nul ? (size_t)(nul - snap) : sn;
+		memcpy(dst, snap, l);
+		dst[l] = '\0';
+		if (nul || l == max - 1)
+			return 0;
+		got = l;	/* the rest lies beyond the snapshot */
+	}
 	while (got < max - 1) {
 		uint64_t a = addr + got;
 		size_t chunk = 4096 - (size_t)(a & 4095);

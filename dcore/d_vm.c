@@ -156,7 +156,8 @@ d_bvar_value(struct d_vm *vm, int bv, int *fault)
 	case BV_USTACKDEPTH: return f->df_nustack;
 	case BV_CALLER: return f->df_nkstack > 1 ? f->df_kstack[1] : 0;
 	case BV_UCALLER: return f->df_nustack > 1 ? f->df_ustack[1] : 0;
-	case BV_ERRNO: case BV_IPL: return 0;
+	case BV_ERRNO: return (uint64_t)f->df_errno;
+	case BV_IPL: return 0;
 	case BV_CURPSINFO: case BV_CURLWPSINFO:
 		return (uint64_t)(uintptr_t)d_vm_rawproc(vm, fault);
 	case BV_ROOTDIR: return (uint64_t)(uintptr_t)d_vm_proclink(vm, "root", fault);

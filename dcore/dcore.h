@@ -80,7 +80,8 @@ const char *d_errmsg(d_hdl_t *dh);
 void d_set_errfile(d_hdl_t *dh, FILE *err);
 
 /* Bit 1: the program records kernel stacks (stack()); bit 2: user stacks
- * (ustack()), so providers can skip callchains nobody reads. */
+ * (ustack()); bit 4: it reads user memory (copyin, copyinstr, copyinto),
+ * so providers can skip callchains and stack snapshots nobody reads. */
 int d_uses_stacks(d_hdl_t *dh);
 
 /* Account drops the engine must report ("N drops on CPU c"). */

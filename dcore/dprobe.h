@@ -85,6 +85,13 @@ struct d_firing {
 	const void *df_mem;
 	size_t df_memlen;
 	const void *df_argstruct;	/* value of bare `args` (inside df_mem) */
+	int64_t df_errno;		/* the errno builtin (0 = none) */
+	/* Optional snapshot of the user stack taken with the sample: copyin()
+	 * and copyinstr() of addresses inside [base, base+len) read it instead
+	 * of the (possibly changed) live process. */
+	const void *df_ustackmem;
+	uint64_t df_ustackbase;
+	size_t df_ustacklen;
 };
 
 #endif

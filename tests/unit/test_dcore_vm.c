@@ -293,7 +293,34 @@ test_translated_args(void)
 	th_close(&t);
 }
 
+static void
+test_errno_and_stack_snapshot(void)
+{
+	struct th t;
+	char snap[64] = "from-snapshot";
+	th_open(&t);
+	CU_ASSERT_EQUAL(th_compile(&t,
+	    "test:::fire { printf(\"%d %s %d\\n\", errno, copyinstr(arg0), *(char *)copyin(arg0 + 5, 1)); }"), 0);
+	CU_ASSERT_EQUAL(d_uses_stacks(t.dh) & 4, 4);
+	th_go(&t);
+	struct d_firing f;
+	memset(&f, 0, sizeof(f));
+	f.df_probe = 10;
+	f.df_pid = 999999999;		/* no such process: only the snapshot can answer */
+	f.df_args[0] = 0x7ffe0010;
+	f.df_nargs = 1;
+	f.df_errno = 2;
+	f.df_ustackmem = snap;
+	f.df_ustackbase = 0x7ffe0010;
+	f.df_ustacklen = sizeof(snap);
+	d_fire(t.dh, &f);
+	d_stop(t.dh);
+	CU_ASSERT_STRING_EQUAL(th_out(&t), "2 from-snapshot 115\n\n");
+	th_close(&t);
+}
+
 static const struct cu_test tests[] = {
+	{ "errno and copyin from the user-stack snapshot", test_errno_and_stack_snapshot },
 	{ "args[] translated by the provider's translator", test_translated_args },
 	{ "provider declarations, args->field, read-only memory", test_provider_types },
 	{ "predicates and clause order", test_predicates_and_order },
