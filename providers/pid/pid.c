@@ -8,7 +8,10 @@
  * every file the process maps now, module = the file's basename; "a.out"
  * names the main executable).  A description whose name is empty or a
  * glob creates entry and return probes only; an instruction offset must be
- * named exactly (pid123:a.out:main:1c).
+ * named exactly (pid123:a.out:main:1c) and must be the start of an
+ * instruction: it is not checked (DTrace disassembles; nothing here
+ * decodes x86), and a breakpoint in the middle of an instruction would
+ * corrupt the target's code.
  *
  * args: entry/offset: arg0..arg5 = the integer arguments (rdi, rsi, rdx,
  * rcx, r8, r9, read from the sampled user registers); return: arg1 = the
