@@ -58,6 +58,7 @@ extern const struct prov_ops prov_sysinfo_ops;
 extern const struct prov_ops prov_pid_ops;
 extern const struct prov_ops prov_tcp_ops;
 extern const struct prov_ops prov_udp_ops;
+extern const struct prov_ops prov_usdt_ops;
 
 /* Registry services for providers. */
 const struct prov_config *prov_cfg(const struct prov_registry *r);

@@ -28,6 +28,7 @@ static const struct prov_ops *const prov_table[] = {
 	&prov_pid_ops,
 	&prov_tcp_ops,
 	&prov_udp_ops,
+	&prov_usdt_ops,
 };
 #define NPROV (sizeof(prov_table) / sizeof(prov_table[0]))
 
@@ -219,13 +220,17 @@ prov_desc_match(const struct d_probe_desc *pd, const struct d_probe_info *pi)
 }
 
 /* A description's provider names ops: by glob, or as the provider's name
- * followed by a process id (pid1234, the pid provider's instances). */
+ * followed by a process id (pid1234, the pid provider's instances), and
+ * any name followed by a process id for usdt (python1234). */
 static int
 prov_names_ops(const char *pattern, const struct prov_ops *ops)
 {
 	size_t n = strlen(ops->po_name);
 	if (prov_field_match(pattern, ops->po_name))
 		return 1;
+	/* USDT providers are named by the program: any name + pid */
+	if (!strcmp(ops->po_name, "usdt") && pattern && *pattern && !prov_has_glob(pattern))
+		return strchr("0123456789", pattern[strlen(pattern) - 1]) != NULL;
 	if (!pattern || strncmp(pattern, ops->po_name, n) || !pattern[n])
 		return 0;
 	return strspn(pattern + n, "0123456789") == strlen(pattern + n);

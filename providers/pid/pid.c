@@ -39,11 +39,10 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
-#include "providers/prov_impl.h"
+#include "providers/pid/pid_impl.h"
 #include "symbolizer/symbolizer.h"
 
 #define PID_MAX_PROBES 1024
-#define PID_PATH 256
 
 /* x86_64 perf register numbers (asm/perf_regs.h) */
 enum { PR_AX = 0, PR_CX = 2, PR_DX = 3, PR_SI = 4, PR_DI = 5, PR_IP = 8, PR_R8 = 16, PR_R9 = 17 };
@@ -64,7 +63,6 @@ struct pid_uprobe {
  * frees provider state with free()). */
 struct pid_state {
 	int n, cap;
-	int pmu_type, retbit;
 	/* -c: the target's firings count from its exec of the command on
 	 * (before that it is pmctrace's child, then sh, calling libc too) */
 	int32_t gate_pid;
@@ -270,6 +268,16 @@ pid_resolve(const char *word, char *out, size_t len)
 	return -1;
 }
 
+int
+pid_target_program(int32_t pid, char *path, size_t len, char *self, size_t selflen)
+{
+	char word[512];
+	if (pid_cmd_word(pid, word, sizeof(word)) < 0 || pid_resolve(word, path, len) < 0)
+		return -1;
+	pid_exe(pid, self, selflen);
+	return 0;
+}
+
 /* Teach the symbolizer a stand-in process mapping path, so that its
  * function list (with file offsets) can be asked for before the command
  * has been exec'd.  Pids never go this high (pid_max <= 2^22). */
@@ -351,45 +359,57 @@ pid_list(struct prov_registry *r, const struct d_probe_desc *pd, d_probe_cb cb, 
 	return pid_match(r, pd, cb, arg);
 }
 
+/* The uprobe PMU's type and its retprobe/ref_ctr_offset bits, from sysfs. */
 static int
-pid_pmu(struct prov_registry *r, struct pid_state *st)
+pid_pmu(struct prov_registry *r, int *type, int *retbit, int *refshift)
 {
+	static int t, rb, rs = 32;
 	char line[64];
-	if (st->pmu_type)
-		return 0;
-	FILE *f = fopen("/sys/bus/event_source/devices/uprobe/type", "r");
-	if (!f)
-		return prov_errf(r, "pid provider: the kernel has no uprobe PMU "
-		    "(/sys/bus/event_source/devices/uprobe; CONFIG_UPROBE_EVENTS)");
-	if (!fgets(line, sizeof(line), f))
-		line[0] = '\0';
-	fclose(f);
-	st->pmu_type = atoi(line);
-	st->retbit = 0;
-	if ((f = fopen("/sys/bus/event_source/devices/uprobe/format/retprobe", "r"))) {
-		if (fgets(line, sizeof(line), f) && !strncmp(line, "config:", 7))
-			st->retbit = atoi(line + 7);
+	if (!t) {
+		FILE *f = fopen("/sys/bus/event_source/devices/uprobe/type", "r");
+		if (!f)
+			return prov_errf(r, "pid provider: the kernel has no uprobe PMU "
+			    "(/sys/bus/event_source/devices/uprobe; CONFIG_UPROBE_EVENTS)");
+		if (!fgets(line, sizeof(line), f))
+			line[0] = '\0';
 		fclose(f);
+		if ((f = fopen("/sys/bus/event_source/devices/uprobe/format/retprobe", "r"))) {
+			if (fgets(line + 32, 32, f) && !strncmp(line + 32, "config:", 7))
+				rb = atoi(line + 39);
+			fclose(f);
+		}
+		if ((f = fopen("/sys/bus/event_source/devices/uprobe/format/ref_ctr_offset", "r"))) {
+			if (fgets(line + 32, 32, f) && !strncmp(line + 32, "config:", 7))
+				rs = atoi(line + 39);
+			fclose(f);
+		}
+		t = atoi(line);
 	}
-	return st->pmu_type > 0 ? 0 : prov_errf(r, "pid provider: unreadable uprobe PMU type");
+	*type = t;
+	*retbit = rb;
+	*refshift = rs;
+	return t > 0 ? 0 : prov_errf(r, "pid provider: unreadable uprobe PMU type");
 }
 
-static int
-pid_add_uprobe(struct prov_registry *r, struct smp_session *s, struct pid_state *st, int i)
+int
+pid_add_uprobe_event(struct prov_registry *r, struct smp_session *s,
+    const struct prov_ops *ops, const struct pid_uprobe_req *q, uint64_t cookie)
 {
-	const struct pid_uprobe *u = &st->up[i];
+	int type = 0, retbit = 0, refshift = 32;
+	if (pid_pmu(r, &type, &retbit, &refshift) < 0)
+		return -1;
 	struct smp_event_spec sp;
 	memset(&sp, 0, sizeof(sp));
 	sp.attr.size = sizeof(sp.attr);
-	sp.attr.type = (uint32_t)st->pmu_type;
-	sp.attr.config = u->kind == PK_RETURN ? 1ull << st->retbit : 0;
-	sp.attr.config1 = (uint64_t)(uintptr_t)u->path;	/* read at open */
-	sp.attr.config2 = u->offset;
+	sp.attr.type = (uint32_t)type;
+	sp.attr.config = (q->ret ? 1ull << retbit : 0) | (q->refctr << refshift);
+	sp.attr.config1 = (uint64_t)(uintptr_t)q->path;	/* read at open */
+	sp.attr.config2 = q->offset;
 	sp.attr.sample_period = 1;
 	sp.attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 	    PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_REGS_USER |
 	    (prov_cfg(r)->want_callchains ? PERF_SAMPLE_CALLCHAIN : 0);
-	sp.attr.sample_regs_user = PID_REGS;
+	sp.attr.sample_regs_user = q->regs;
 	sp.attr.sample_id_all = 1;
 	sp.attr.use_clockid = 1;
 	sp.attr.clockid = 1;	/* CLOCK_MONOTONIC, as every other event */
@@ -397,8 +417,8 @@ pid_add_uprobe(struct prov_registry *r, struct smp_session *s, struct pid_state 
 	sp.scope = SMP_EACH_CPU;
 	sp.group_leader = -1;
 	sp.name = "uprobe";
-	sp.owner = (void *)&prov_pid_ops;
-	sp.cookie = (uint64_t)i;
+	sp.owner = (void *)ops;
+	sp.cookie = cookie;
 	int evidx;
 	if (smp_add_event(s, &sp, &evidx) < 0)
 		return prov_errf(r, "%s", smp_errmsg(s));
@@ -415,7 +435,9 @@ pid_enable(struct prov_registry *r, struct smp_session *s)
 	for (int i = 0; i < st->n; i++) {
 		if (!prov_is_enabled(r, st->up[i].probe))
 			continue;
-		if (pid_pmu(r, st) < 0 || pid_add_uprobe(r, s, st, i) < 0)
+		const struct pid_uprobe *u = &st->up[i];
+		struct pid_uprobe_req q = { u->path, u->offset, 0, u->kind == PK_RETURN, PID_REGS };
+		if (pid_add_uprobe_event(r, s, &prov_pid_ops, &q, (uint64_t)i) < 0)
 			return -1;
 		any = 1;
 	}
@@ -440,16 +462,15 @@ pid_exec_seen(struct pid_state *st, const struct smp_record *rec)
 		st->gate_open = 1;
 }
 
-/* The register value for perf register number reg, from a sample that
- * carries the PID_REGS set (values in ascending register order). */
-static uint64_t
-pid_reg(const struct smp_record *rec, int reg)
+uint64_t
+pid_sample_reg(const struct smp_record *rec, uint64_t mask, int reg)
 {
 	uint32_t idx = 0;
-	if (!rec->regs_abi || !rec->regs)
+	if (!rec->regs_abi || !rec->regs || !(mask & (1ull << reg)))
 		return 0;
+	/* values come in ascending register order, one per mask bit */
 	for (int b = 0; b < reg; b++)
-		if (PID_REGS & (1ull << b))
+		if (mask & (1ull << b))
 			idx++;
 	return idx < rec->nr_regs ? rec->regs[idx] : 0;
 }
@@ -476,15 +497,15 @@ pid_decode(struct prov_registry *r, const struct smp_record *rec, uint64_t cooki
 	struct d_firing f;
 	prov_firing_from_sample(r, rec, &f, kbuf, ubuf, 128);
 	f.df_probe = u->probe;
-	f.df_uregs_ip = pid_reg(rec, PR_IP);
+	f.df_uregs_ip = pid_sample_reg(rec, PID_REGS, PR_IP);
 	if (u->kind == PK_RETURN) {
 		f.df_args[0] = f.df_uregs_ip;
-		f.df_args[1] = pid_reg(rec, PR_AX);
+		f.df_args[1] = pid_sample_reg(rec, PID_REGS, PR_AX);
 		f.df_nargs = 2;
 	} else {
 		static const int argregs[6] = { PR_DI, PR_SI, PR_DX, PR_CX, PR_R8, PR_R9 };
 		for (int i = 0; i < 6; i++)
-			f.df_args[i] = pid_reg(rec, argregs[i]);
+			f.df_args[i] = pid_sample_reg(rec, PID_REGS, argregs[i]);
 		f.df_nargs = 6;
 	}
 	return fire(arg, &f);

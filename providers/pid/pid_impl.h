@@ -1,0 +1,33 @@
+/*
+ * pid_impl.h — what the pid and usdt providers share (both are uprobes in
+ * a target process): finding a -c command's program before it is exec'd,
+ * adding one uprobe event, and reading sampled user registers.  Private
+ * to providers/pid/.
+ */
+#ifndef PMCTRACE_PID_IMPL_H
+#define PMCTRACE_PID_IMPL_H
+
+#include "providers/prov_impl.h"
+
+#define PID_PATH 256
+
+/* 0 when pid is pmctrace's own -c child still waiting to exec: path gets
+ * the command's program (resolved through $PATH), self the basename of
+ * the image the child runs now (ours).  -1 otherwise. */
+int pid_target_program(int32_t pid, char *path, size_t len, char *self, size_t selflen);
+
+struct pid_uprobe_req {
+	const char *path;	/* must live until the session starts */
+	uint64_t offset;	/* file offset of the instruction */
+	uint64_t refctr;	/* file offset of a USDT semaphore, or 0 */
+	int ret;		/* a return probe */
+	uint64_t regs;		/* sample_regs_user */
+};
+/* One uprobe on every CPU, owned by ops with cookie; 0 or -1 (error set). */
+int pid_add_uprobe_event(struct prov_registry *r, struct smp_session *s,
+    const struct prov_ops *ops, const struct pid_uprobe_req *q, uint64_t cookie);
+
+/* The value of perf register reg in a sample taken with regs_user mask. */
+uint64_t pid_sample_reg(const struct smp_record *rec, uint64_t mask, int reg);
+
+#endif
