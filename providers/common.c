@@ -79,3 +79,27 @@ prov_interval_slot(struct prov_interval *tab, uint32_t cpu)
 {
 	return cpu < PROV_MAX_CPUS ? &tab[cpu] : NULL;
 }
+
+void
+prov_firing_ustack(struct d_firing *f, const struct smp_record *rec, uint64_t regs_mask)
+{
+	uint32_t idx = 0;
+	if (!rec->ustack || !rec->ustack_dyn_size || !rec->regs_abi || !rec->regs ||
+	    !(regs_mask & (1ull << PROV_REG_SP)))
+		return;
+	for (int b = 0; b < PROV_REG_SP; b++)	/* one value per mask bit, in order */
+		if (regs_mask & (1ull << b))
+			idx++;
+	if (idx >= rec->nr_regs)
+		return;
+	f->df_ustackmem = rec->ustack;
+	f->df_ustackbase = rec->regs[idx];
+	f->df_ustacklen = (size_t)rec->ustack_dyn_size;
+}
+
+int
+prov_wants_ustack(const struct prov_registry *r)
+{
+	int bits = prov_cfg(r)->want_callchains;
+	return (bits & 4) || bits == 1;
+}

@@ -131,6 +131,19 @@ int prov_tp_add(struct prov_registry *r, struct smp_session *s, const struct pro
 int prov_note_group_counter(struct prov_registry *r, const char *name);
 int prov_group_counters(struct prov_registry *r, const char *const **names);
 
+/* As prov_tp_add, with the user stack pointer and stack_bytes of the user
+ * stack from it in every sample (copyin/copyinstr read them: the traced
+ * memory as it was when the event fired). */
+int prov_tp_add_ustack(struct prov_registry *r, struct smp_session *s, const struct prov_ops *ops,
+    const struct prov_tp *tp, uint64_t cookie, uint32_t stack_bytes);
+#define PROV_REG_SP 7		/* x86_64 perf register number of rsp */
+/* Point f's df_ustack* at the sample's stack snapshot (regs_mask: the
+ * event's sample_regs_user, which must hold PROV_REG_SP). */
+void prov_firing_ustack(struct d_firing *f, const struct smp_record *rec, uint64_t regs_mask);
+/* Whether the program reads traced memory (copyin/copyinstr): the cli
+ * hands d_uses_stacks() bits, or 1 when it only says "something". */
+int prov_wants_ustack(const struct prov_registry *r);
+
 /* Thread group of a thread (cached; /proc fallback). */
 int32_t prov_tgid(struct prov_registry *r, int32_t tid);
 

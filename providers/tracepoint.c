@@ -187,3 +187,24 @@ prov_tp_add(struct prov_registry *r, struct smp_session *s, const struct prov_op
 		return prov_errf(r, "%s", smp_errmsg(s));
 	return evidx;
 }
+
+int
+prov_tp_add_ustack(struct prov_registry *r, struct smp_session *s, const struct prov_ops *ops,
+    const struct prov_tp *tp, uint64_t cookie, uint32_t stack_bytes)
+{
+	struct smp_event_spec sp;
+	memset(&sp, 0, sizeof(sp));
+	prov_tp_attr(tp, &sp.attr, prov_cfg(r)->want_callchains & 3);
+	sp.attr.sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+	sp.attr.sample_regs_user = 1ull << PROV_REG_SP;
+	sp.attr.sample_stack_user = stack_bytes;
+	sp.scope = SMP_EACH_CPU;
+	sp.group_leader = -1;
+	sp.name = tp->name;
+	sp.owner = (void *)ops;
+	sp.cookie = cookie;
+	int evidx;
+	if (smp_add_event(s, &sp, &evidx) < 0)
+		return prov_errf(r, "%s", smp_errmsg(s));
+	return evidx;
+}

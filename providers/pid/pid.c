@@ -47,7 +47,7 @@
 /* x86_64 perf register numbers (asm/perf_regs.h) */
 enum { PR_AX = 0, PR_CX = 2, PR_DX = 3, PR_SI = 4, PR_DI = 5, PR_IP = 8, PR_R8 = 16, PR_R9 = 17 };
 #define PID_REGS ((1ull << PR_AX) | (1ull << PR_CX) | (1ull << PR_DX) | (1ull << PR_SI) | \
-    (1ull << PR_DI) | (1ull << PR_IP) | (1ull << PR_R8) | (1ull << PR_R9))
+    (1ull << PR_DI) | (1ull << PROV_REG_SP) | (1ull << PR_IP) | (1ull << PR_R8) | (1ull << PR_R9))
 
 enum { PK_ENTRY, PK_RETURN, PK_OFFSET };
 
@@ -408,8 +408,12 @@ pid_add_uprobe_event(struct prov_registry *r, struct smp_session *s,
 	sp.attr.sample_period = 1;
 	sp.attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 	    PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_REGS_USER |
-	    (prov_cfg(r)->want_callchains ? PERF_SAMPLE_CALLCHAIN : 0);
+	    ((prov_cfg(r)->want_callchains & 3) ? PERF_SAMPLE_CALLCHAIN : 0);
 	sp.attr.sample_regs_user = q->regs;
+	if (q->stack_bytes) {
+		sp.attr.sample_type |= PERF_SAMPLE_STACK_USER;
+		sp.attr.sample_stack_user = q->stack_bytes;
+	}
 	sp.attr.sample_id_all = 1;
 	sp.attr.use_clockid = 1;
 	sp.attr.clockid = 1;	/* CLOCK_MONOTONIC, as every other event */
@@ -436,7 +440,8 @@ pid_enable(struct prov_registry *r, struct smp_session *s)
 		if (!prov_is_enabled(r, st->up[i].probe))
 			continue;
 		const struct pid_uprobe *u = &st->up[i];
-		struct pid_uprobe_req q = { u->path, u->offset, 0, u->kind == PK_RETURN, PID_REGS };
+		struct pid_uprobe_req q = { u->path, u->offset, 0, u->kind == PK_RETURN, PID_REGS,
+		    u->kind != PK_RETURN && prov_wants_ustack(r) ? 8192 : 0 };
 		if (pid_add_uprobe_event(r, s, &prov_pid_ops, &q, (uint64_t)i) < 0)
 			return -1;
 		any = 1;
@@ -507,6 +512,7 @@ pid_decode(struct prov_registry *r, const struct smp_record *rec, uint64_t cooki
 		for (int i = 0; i < 6; i++)
 			f.df_args[i] = pid_sample_reg(rec, PID_REGS, argregs[i]);
 		f.df_nargs = 6;
+		prov_firing_ustack(&f, rec, PID_REGS);
 	}
 	return fire(arg, &f);
 }

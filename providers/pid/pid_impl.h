@@ -22,6 +22,7 @@ struct pid_uprobe_req {
 	uint64_t refctr;	/* file offset of a USDT semaphore, or 0 */
 	int ret;		/* a return probe */
 	uint64_t regs;		/* sample_regs_user */
+	uint32_t stack_bytes;	/* user stack snapshot (needs PROV_REG_SP in regs), or 0 */
 };
 /* One uprobe on every CPU, owned by ops with cookie; 0 or -1 (error set). */
 int pid_add_uprobe_event(struct prov_registry *r, struct smp_session *s,

@@ -412,7 +412,8 @@ usdt_enable(struct prov_registry *r, struct smp_session *s)
 		const struct usdt_probe *u = &st->up[i];
 		if (!prov_is_enabled(r, u->probe))
 			continue;
-		struct pid_uprobe_req q = { u->path, u->offset, u->refctr, 0, USDT_REGS };
+		struct pid_uprobe_req q = { u->path, u->offset, u->refctr, 0, USDT_REGS,
+		    prov_wants_ustack(r) ? 8192 : 0 };
 		if (pid_add_uprobe_event(r, s, &prov_usdt_ops, &q, (uint64_t)i) < 0)
 			return -1;
 	}
@@ -457,6 +458,7 @@ usdt_decode(struct prov_registry *r, const struct smp_record *rec, uint64_t cook
 	for (int i = 0; i < u->nargs; i++)
 		f.df_args[i] = usdt_value(rec, &u->args[i]);
 	f.df_nargs = u->nargs;
+	prov_firing_ustack(&f, rec, USDT_REGS);
 	return fire(arg, &f);
 }
 

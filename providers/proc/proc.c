@@ -190,27 +190,6 @@ proc_ev_needed(const struct proc_state *st, int ev)
  * argc, argv[] and (a little higher) the argument strings, so psargs is
  * known even for a process that is gone before its record is read. */
 #define PROC_ARGV_BYTES 8192
-#define PROC_REG_SP 7		/* x86_64 perf register number of rsp */
-
-static int
-proc_add_exec(struct prov_registry *r, struct smp_session *s, const struct prov_tp *tp)
-{
-	struct smp_event_spec sp;
-	memset(&sp, 0, sizeof(sp));
-	prov_tp_attr(tp, &sp.attr, prov_cfg(r)->want_callchains);
-	sp.attr.sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
-	sp.attr.sample_regs_user = 1ull << PROC_REG_SP;
-	sp.attr.sample_stack_user = PROC_ARGV_BYTES;
-	sp.scope = SMP_EACH_CPU;
-	sp.group_leader = -1;
-	sp.name = tp->name;
-	sp.owner = (void *)&prov_proc_ops;
-	sp.cookie = EV_EXEC;
-	int evidx;
-	if (smp_add_event(s, &sp, &evidx) < 0)
-		return prov_errf(r, "%s", smp_errmsg(s));
-	return 0;
-}
 
 /* argv from the stack snapshot, joined by spaces as pr_psargs is; 0 if
  * the snapshot does not hold it. */
@@ -261,7 +240,7 @@ proc_enable(struct prov_registry *r, struct smp_session *s)
 				continue;
 			return -1;
 		}
-		if ((ev == EV_EXEC ? proc_add_exec(r, s, &st->tp[ev]) :
+		if ((ev == EV_EXEC ? prov_tp_add_ustack(r, s, &prov_proc_ops, &st->tp[ev], EV_EXEC, PROC_ARGV_BYTES) :
 		    prov_tp_add(r, s, &prov_proc_ops, &st->tp[ev], (uint64_t)ev, -1, 0)) < 0)
 			return -1;
 	}

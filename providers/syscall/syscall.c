@@ -17,12 +17,14 @@
  *     anything else is decoded.
  * args: entry: arg0..arg5 = the syscall's arguments;
  *       return: arg0 = arg1 = the return value (DTrace's convention; a
- *       failing call returns -errno on Linux, and the errno builtin is
- *       not set yet).
- * copyinstr(argN) reads the traced process when the record is processed,
- * not when the call was made: a buffer the process has reused since, or
- * a process that has exited, gives other text or an invalid-address
- * error (kernel-side capture would need eprobes, absent here).
+ *       failing call returns -errno on Linux), and errno is set for
+ *       -4095..-1.
+ * copyinstr(argN): when the program copies user memory in, entry events
+ * carry SC_STACK_BYTES of the caller's stack, and the engine reads a
+ * string there as it was at the call; anything else (heap, data) is read
+ * from the process when the record is processed, so a buffer reused
+ * since, or a process gone, gives other text or an invalid-address error
+ * (kernel-side capture would need eprobes, absent from this kernel).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -193,6 +195,20 @@ sc_load_each(struct prov_registry *r, struct sc_state *st, int ret)
 	return 0;
 }
 
+/* Entry events carry the caller's stack when the program copies user
+ * memory in, so copyinstr(arg1) of a buffer on the stack reads it as it
+ * was at the call. */
+#define SC_STACK_BYTES 8192
+
+static int
+sc_add(struct prov_registry *r, struct smp_session *s, const struct prov_tp *tp,
+    uint64_t cookie, int ret)
+{
+	if (!ret && prov_wants_ustack(r))
+		return prov_tp_add_ustack(r, s, &prov_syscall_ops, tp, cookie, SC_STACK_BYTES);
+	return prov_tp_add(r, s, &prov_syscall_ops, tp, cookie, -1, 0);
+}
+
 static int
 sc_enable_dir(struct prov_registry *r, struct smp_session *s, struct sc_state *st,
     int ret, int count)
@@ -203,16 +219,14 @@ sc_enable_dir(struct prov_registry *r, struct smp_session *s, struct sc_state *s
 	if (count <= SC_MAX_TP && sc_load_each(r, st, ret) == 0) {
 		for (int i = first; i < st->nslots; i++) {
 			const struct sc_tpslot *sl = &st->slots[i];
-			if (prov_tp_add(r, s, &prov_syscall_ops, &sl->tp,
-			    SC_COOKIE_TP + 2 * (uint64_t)sl->nr + (uint64_t)ret, -1, 0) < 0)
+			if (sc_add(r, s, &sl->tp, SC_COOKIE_TP + 2 * (uint64_t)sl->nr + (uint64_t)ret, ret) < 0)
 				return -1;
 		}
 		return 0;
 	}
 	if (sc_load_raw(r, st, ret) < 0)
 		return -1;
-	return prov_tp_add(r, s, &prov_syscall_ops, &st->raw[ret],
-	    ret ? SC_COOKIE_EXIT : SC_COOKIE_ENTER, -1, 0) < 0 ? -1 : 0;
+	return sc_add(r, s, &st->raw[ret], ret ? SC_COOKIE_EXIT : SC_COOKIE_ENTER, ret) < 0 ? -1 : 0;
 }
 
 static int
@@ -320,14 +334,18 @@ sc_decode(struct prov_registry *r, const struct smp_record *rec, uint64_t cookie
 			memcpy(&v, (const char *)rec->raw + 16, 8);
 		f.df_args[0] = f.df_args[1] = v;
 		f.df_nargs = 2;
+		if ((int64_t)v < 0 && (int64_t)v >= -4095)
+			f.df_errno = -(int64_t)v;
 	} else if (cookie >= SC_COOKIE_TP) {
 		f.df_nargs = 6;
 		sc_tp_args(rec, f.df_args);
+		prov_firing_ustack(&f, rec, 1ull << PROV_REG_SP);
 	} else {
 		uint32_t off = st->f_args->offset;
 		for (int i = 0; i < 6 && off + 8 * (uint32_t)(i + 1) <= rec->raw_size; i++)
 			memcpy(&f.df_args[i], (const char *)rec->raw + off + 8 * i, 8);
 		f.df_nargs = 6;
+		prov_firing_ustack(&f, rec, 1ull << PROV_REG_SP);
 	}
 	return fire(arg, &f);
 }

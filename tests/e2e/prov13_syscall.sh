@@ -27,6 +27,30 @@ grep -Eq '^ +4096 \|@+ +(10[0-9]|1[1-9][0-9]) *$' out || { cat out; fail "read:r
 grep -Eq '^ +4096 +100$' out || { cat out; fail "write:entry arg2 != 4096 x100"; }
 grep -Eq '^ +-2 +[0-9]+$' out || { cat out; fail "openat:return of a missing file is not -ENOENT"; }
 
+# errno on return; copyinstr of a path on the caller's stack, read from the
+# snapshot taken at the call (the process is gone by the time it is read)
+cat >p13open.c <<'C'
+#include <fcntl.h>
+#include <stdio.h>
+int main(void) {
+	char path[64];
+	snprintf(path, sizeof(path), "/nonexistent-p13/%s", "stack-path");
+	return open(path, O_RDONLY) < 0 ? 0 : 1;
+}
+C
+if command -v cc >/dev/null && cc -O1 -o p13open p13open.c; then
+	"$PMCTRACE" -qn '
+	syscall::openat:entry /execname == "p13open"/ { printf("path=%s\n", copyinstr(arg1)); }
+	syscall::openat:return /execname == "p13open" && errno/ { printf("errno=%d\n", errno); }
+	tick-2s { exit(0); }' >out3 2>err3 &
+	p=$!
+	sleep 0.7
+	./p13open
+	wait $p || { cat err3; fail "status $?"; }
+	expect_grep '^path=/nonexistent-p13/stack-path$' out3
+	expect_grep '^errno=2$' out3
+fi
+
 # raw_syscalls: every syscall, counted by process
 "$PMCTRACE" -qn 'syscall:::entry { @num[execname] = count(); } tick-2s { exit(0); }' >out2 2>err2 &
 p=$!
