@@ -23,6 +23,10 @@ if command -v man >/dev/null; then
 		grep -q "^$sec\$" rendered || fail "rendered page has no $sec section"
 	done
 fi
+# whatis/apropos read the NAME line through lexgrog.
+if command -v lexgrog >/dev/null; then
+	lexgrog "$page" | grep -q ': "pmctrace - ' || { lexgrog "$page"; fail "lexgrog cannot read the NAME section"; }
+fi
 
 # The option string as the program parses it, e.g. "-:b:c:CD:eE:...".
 opts=$(sed -n 's/.*getopt_long(argc, argv, "\([^"]*\)".*/\1/p' "$root/cli/options.c")
