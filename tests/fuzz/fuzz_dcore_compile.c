@@ -16,13 +16,19 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* Designated initializers: d_probe_info grows fields (declarations,
+ * argument structs) that these probes leave empty. */
+#define FZ_PROBE(id, prov, mod, func, name) \
+	{ .dp_id = (id), .dp_prov = (prov), .dp_mod = (mod), .dp_func = (func), .dp_name = (name) }
 static const struct d_probe_info fz_probes[] = {
-	{ D_PROBE_BEGIN, "dtrace", "", "", "BEGIN", 0, { 0 }, { 0 } },
-	{ D_PROBE_END, "dtrace", "", "", "END", 0, { 0 }, { 0 } },
-	{ D_PROBE_ERROR, "dtrace", "", "", "ERROR", 0, { 0 }, { 0 } },
-	{ 10, "profile", "", "", "tick-1s", 0, { 0 }, { 0 } },
-	{ 11, "profile", "", "", "profile-997", 2, { "uint64_t", "uint64_t" }, { 0 } },
-	{ 12, "test", "mod", "fn", "fire", 3, { "int64_t", "string", "int" }, { 0 } },
+	FZ_PROBE(D_PROBE_BEGIN, "dtrace", "", "", "BEGIN"),
+	FZ_PROBE(D_PROBE_END, "dtrace", "", "", "END"),
+	FZ_PROBE(D_PROBE_ERROR, "dtrace", "", "", "ERROR"),
+	FZ_PROBE(10, "profile", "", "", "tick-1s"),
+	{ .dp_id = 11, .dp_prov = "profile", .dp_mod = "", .dp_func = "", .dp_name = "profile-997",
+	  .dp_nargs = 2, .dp_argtypes = { "uint64_t", "uint64_t" } },
+	{ .dp_id = 12, .dp_prov = "test", .dp_mod = "mod", .dp_func = "fn", .dp_name = "fire",
+	  .dp_nargs = 3, .dp_argtypes = { "int64_t", "string", "int" } },
 };
 #define FZ_NPROBES (sizeof(fz_probes) / sizeof(fz_probes[0]))
 
