@@ -100,6 +100,15 @@ cli_fire(void *arg, const struct d_firing *f)
 	return cx->done;
 }
 
+/* The end probes (pmc:::sample-src...) fire even after exit(), as END does. */
+static int
+cli_fire_end(void *arg, const struct d_firing *f)
+{
+	struct cli_ctx *cx = arg;
+	d_fire(cx->dh, f);
+	return 0;
+}
+
 static int
 cli_on_record(void *arg, const struct smp_record *rec)
 {
@@ -431,6 +440,17 @@ cli_loop(struct cli_ctx *cx)
 	cli_report_drops(cx);
 }
 
+static void
+cli_print_notices(struct cli_ctx *cx)
+{
+	const char *n = prov_notices(cx->reg);
+	while (*n) {
+		size_t len = strcspn(n, "\n");
+		fprintf(stderr, "%s: %.*s\n", cx->opts->progname, (int)len, n);
+		n += len + (n[len] == '\n');
+	}
+}
+
 /* As dtrace_go: every probe is enabled before BEGIN fires, so a failed
  * enable prints nothing from the script. */
 int
@@ -444,12 +464,12 @@ cli_trace(struct cli_ctx *cx)
 		cli_release_child(cx);
 		if (prov_start(cx->reg, cli_fire, cx) == 0)
 			cli_loop(cx);
-		if (!cx->done)
-			prov_end(cx->reg, cli_fire, cx);
 	}
+	prov_end(cx->reg, cli_fire_end, cx);
 	if (d_stop(cx->dh) < 0) {
 		fprintf(stderr, "%s: %s\n", cx->opts->progname, d_errmsg(cx->dh));
 		return 1;
 	}
+	cli_print_notices(cx);
 	return cx->exit_code ? cx->exit_code : (cx->done ? d_exit_code(cx->dh) : 0);
 }

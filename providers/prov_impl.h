@@ -126,6 +126,10 @@ struct prov_interval *prov_interval_slot(struct prov_interval *tab, uint32_t cpu
 int prov_tp_add(struct prov_registry *r, struct smp_session *s, const struct prov_ops *ops,
     const struct prov_tp *tp, uint64_t cookie, int leader, int with_read);
 
+/* A line for the user at the end of the run (multiplexing ratios...). */
+void prov_notice(struct prov_registry *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
 /* Counters the ::pmc: probes read at each switch, in the order their
  * values arrive (what pmc:::counter-src reports). */
 int prov_note_group_counter(struct prov_registry *r, const char *name);

@@ -70,4 +70,8 @@ int prov_dispatch(struct prov_registry *r, const struct smp_record *rec,
 
 const char *prov_errmsg(const struct prov_registry *r);
 
+/* Notices the providers left for the end of the run, one per line
+ * ("" when none): e.g. how much of the time multiplexed counters ran. */
+const char *prov_notices(const struct prov_registry *r);
+
 #endif

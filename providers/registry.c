@@ -56,6 +56,7 @@ struct prov_registry {
 	const char *group_ptrs[16];
 	int ngroup;
 	char err[1024];
+	char notices[2048];
 };
 
 static int
@@ -96,6 +97,25 @@ prov_errf(struct prov_registry *r, const char *fmt, ...)
 	vsnprintf(r->err, sizeof(r->err), fmt, ap);
 	va_end(ap);
 	return -1;
+}
+
+void
+prov_notice(struct prov_registry *r, const char *fmt, ...)
+{
+	size_t used = strlen(r->notices);
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(r->notices + used, sizeof(r->notices) - used, fmt, ap);
+	va_end(ap);
+	used = strlen(r->notices);
+	if (used + 1 < sizeof(r->notices))
+		strcat(r->notices, "\n");
+}
+
+const char *
+prov_notices(const struct prov_registry *r)
+{
+	return r->notices;
 }
 
 const char *

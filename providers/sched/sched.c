@@ -50,6 +50,7 @@ struct sched_state {
 	int noff, non, nwake;
 	uint64_t last[PROV_MAX_CPUS][SCHED_MAX_COUNTERS];
 	uint8_t seen[PROV_MAX_CPUS];
+	uint64_t sum_enabled, sum_running;	/* -x pmcmultiplex: the ratio reported */
 };
 
 static const char *const sched_args[] = { "int", "int", "int64_t", "int", "uint64_t", "uint64_t" };
@@ -285,10 +286,24 @@ sched_claim(struct prov_registry *r, struct smp_session *s, int evidx)
 	return 0;
 }
 
+/* Multiplexed (opted in with -x pmcmultiplex): the kernel counted the
+ * group only part of the time; scale each slice's delta by
+ * enabled/running as perf stat does, and keep the totals for the report. */
+static void
+sched_scale(struct sched_state *st, const struct smp_read *rd, uint64_t *delta)
+{
+	st->sum_enabled += rd->d_enabled;
+	st->sum_running += rd->d_running;
+	if (!rd->d_running || rd->d_running >= rd->d_enabled)
+		return;
+	for (int i = 0; i < st->ncounters; i++)
+		delta[i] = (uint64_t)((double)delta[i] * (double)rd->d_enabled / (double)rd->d_running);
+}
+
 /* Group values at this switch, and deltas since the previous one. */
 static void
 sched_counter_values(struct sched_state *st, const struct smp_record *rec,
-    uint64_t *val, uint64_t *delta)
+    uint64_t *val, uint64_t *delta, int multiplexed)
 {
 	memset(val, 0, sizeof(uint64_t) * SCHED_MAX_COUNTERS);
 	memset(delta, 0, sizeof(uint64_t) * SCHED_MAX_COUNTERS);
@@ -303,6 +318,8 @@ sched_counter_values(struct sched_state *st, const struct smp_record *rec,
 		st->last[rec->cpu][i] = val[i];
 	}
 	st->seen[rec->cpu] = 1;
+	if (multiplexed)
+		sched_scale(st, rec->read, delta);
 }
 
 static int
@@ -333,7 +350,7 @@ sched_decode_switch(struct prov_registry *r, struct sched_state *st,
 	struct d_firing f;
 	int32_t prev_tid = (int32_t)prov_tp_uint(st->prev_pid, rec->raw, rec->raw_size);
 	int32_t next_tid = (int32_t)prov_tp_uint(st->next_pid, rec->raw, rec->raw_size);
-	sched_counter_values(st, rec, val, delta);
+	sched_counter_values(st, rec, val, delta, prov_cfg(r)->pmc_multiplex);
 	prov_firing_from_sample(r, rec, &f, kbuf, ubuf, 128);
 	f.df_execname = prov_tp_str(st->prev_comm, rec->raw, rec->raw_size, prev_comm, sizeof(prev_comm));
 	f.df_args[0] = (uint64_t)(int64_t)next_tid;
@@ -384,7 +401,23 @@ sched_decode(struct prov_registry *r, const struct smp_record *rec, uint64_t coo
 	return sched_decode_wakeup(r, st, rec, fire, arg);
 }
 
+static int
+sched_end(struct prov_registry *r, prov_fire_fn fire, void *arg)
+{
+	struct sched_state *st = prov_state(r, &prov_sched_ops);
+	(void)fire;
+	(void)arg;
+	if (st && st->ncounters && prov_cfg(r)->pmc_multiplex && st->sum_enabled)
+		prov_notice(r, "sched::pmc: counters ran %.1f%% of the time they were "
+		    "enabled (-x pmcmultiplex)%s",
+		    100.0 * (double)st->sum_running / (double)st->sum_enabled,
+		    st->sum_running < st->sum_enabled ?
+		    "; arg5 is scaled by time_enabled/time_running" : "");
+	return 0;
+}
+
 const struct prov_ops prov_sched_ops = {
+	.po_end = sched_end,
 	.po_name = "sched",
 	.po_list = sched_list,
 	.po_match = sched_match,
