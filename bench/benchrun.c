@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <time.h>
 #include <unistd.h>
 #include <sys/prctl.h>
@@ -110,6 +111,7 @@ static pid_t bt_spawn(char **argv, const char *out, const char *err, int deathsi
 	if (pid > 0)
 		return pid;
 	prctl(PR_SET_PDEATHSIG, deathsig);
+	setpgid(0, 0);	/* its own group, so a stop reaches its children too */
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	bt_redirect(STDOUT_FILENO, out);
@@ -136,8 +138,9 @@ static int bt_poll(struct bt_child *c)
 }
 
 /*
- * Stop a child: SIGINT, then SIGTERM after TIMEOUT seconds, then SIGKILL
- * after as long again.  Always reaps it.  Returns the seconds it took.
+ * Stop a child and its process group: SIGINT, then SIGTERM after TIMEOUT
+ * seconds, then SIGKILL after as long again.  Always reaps it; whatever it
+ * left behind in its group is killed.  Returns the seconds it took.
  */
 static double bt_stop(struct bt_child *c, double timeout)
 {
@@ -147,10 +150,11 @@ static double bt_stop(struct bt_child *c, double timeout)
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]) && !bt_poll(c); i++) {
 		double limit = bt_now() + (i == 2 ? 1e9 : timeout);
 
-		kill(c->bc_pid, sigs[i]);
+		kill(-c->bc_pid, sigs[i]);
 		while (!bt_poll(c) && bt_now() < limit)
 			bt_sleep_ms(5);
 	}
+	kill(-c->bc_pid, SIGKILL);
 	return bt_now() - t0;
 }
 
@@ -311,13 +315,73 @@ static int bt_trial(struct bt_opts *o)
 	return bt_interrupted ? 130 : 0;
 }
 
-/* Startup mode: time until the line LINE (or exit, when LINE is ""). */
+/* Line assembly for startup mode: bytes arrive in any split. */
+struct bt_lines {
+	char	bl_buf[4096];
+	size_t	bl_have;
+};
+
+/*
+ * Append N bytes just read into bl_buf + bl_have and consume every whole
+ * line; returns 1 when one of them equals WANT.
+ */
+static int bt_lines_feed(struct bt_lines *l, size_t n, const char *want)
+{
+	int hit = 0;
+	char *nl;
+
+	l->bl_have += n;
+	l->bl_buf[l->bl_have] = '\0';
+	while ((nl = strchr(l->bl_buf, '\n')) != NULL) {
+		*nl = '\0';
+		hit |= want[0] && strcmp(l->bl_buf, want) == 0;
+		l->bl_have -= (size_t)(nl + 1 - l->bl_buf);
+		memmove(l->bl_buf, nl + 1, l->bl_have + 1);
+	}
+	if (l->bl_have == sizeof(l->bl_buf) - 1)
+		l->bl_have = 0;	/* an over-long line: drop it */
+	return hit;
+}
+
+/*
+ * Read FD until EOF or until TIMEOUT seconds after T0, copying to COPY and
+ * returning the time the line WANT first appeared (-1 if it never did).
+ */
+static double bt_watch_output(int fd, FILE *copy, const char *want, double t0,
+			      double timeout)
+{
+	struct bt_lines l = { .bl_have = 0 };
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	double first = -1;
+
+	while (!bt_interrupted && bt_now() - t0 < timeout) {
+		ssize_t n;
+
+		if (poll(&pfd, 1, 100) <= 0)
+			continue;
+		n = read(fd, l.bl_buf + l.bl_have, sizeof(l.bl_buf) - 1 - l.bl_have);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		if (copy)
+			fwrite(l.bl_buf + l.bl_have, 1, (size_t)n, copy);
+		if (bt_lines_feed(&l, (size_t)n, want) && first < 0)
+			first = bt_now() - t0;
+	}
+	return first;
+}
+
+/*
+ * Startup mode: time until the line LINE appears on CMD's stdout or stderr
+ * (or until CMD exits, when LINE is "").  A command still running after
+ * -T seconds is stopped like a tracer.
+ */
 static int bt_startup(struct bt_opts *o)
 {
 	struct bt_child c = { 0 };
-	double t0 = bt_now(), first = -1;
-	char buf[4096], st[32] = "none";
-	size_t have = 0;
+	double t0 = bt_now(), first;
+	char st[32] = "none";
 	FILE *copy = o->bo_out ? fopen(o->bo_out, "w") : NULL;
 	int pfd[2];
 
@@ -326,6 +390,7 @@ static int bt_startup(struct bt_opts *o)
 	c.bc_pid = fork();
 	if (c.bc_pid == 0) {
 		prctl(PR_SET_PDEATHSIG, SIGINT);
+		setpgid(0, 0);
 		dup2(pfd[1], STDOUT_FILENO);
 		dup2(pfd[1], STDERR_FILENO);
 		execvp(o->bo_tracer[0], o->bo_tracer);
@@ -335,28 +400,7 @@ static int bt_startup(struct bt_opts *o)
 	close(pfd[1]);
 	if (c.bc_pid < 0)
 		return 1;
-	for (;;) {
-		ssize_t n = read(pfd[0], buf + have, sizeof(buf) - 1 - have);
-		char *nl;
-
-		if (n < 0 && errno == EINTR && !bt_interrupted)
-			continue;
-		if (n <= 0)
-			break;
-		if (copy)
-			fwrite(buf + have, 1, (size_t)n, copy);
-		have += (size_t)n;
-		buf[have] = '\0';
-		while ((nl = strchr(buf, '\n')) != NULL) {
-			*nl = '\0';
-			if (first < 0 && o->bo_line[0] && strcmp(buf, o->bo_line) == 0)
-				first = bt_now() - t0;
-			have -= (size_t)(nl + 1 - buf);
-			memmove(buf, nl + 1, have + 1);
-		}
-		if (have == sizeof(buf) - 1)
-			have = 0;	/* an over-long line: drop it */
-	}
+	first = bt_watch_output(pfd[0], copy, o->bo_line, t0, o->bo_timeout);
 	close(pfd[0]);
 	if (copy)
 		fclose(copy);
