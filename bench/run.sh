@@ -482,6 +482,15 @@ goal_line() {
 	printf '  %-58s %s\n' "$1" "$2"
 }
 
+# MET when value $1 <= limit $2; a miss smaller than half the run-to-run
+# spread $3 ("N%") of pmctrace's cell is said to be within noise.
+verdict() {
+	awk -v m="$1" -v w="$2" -v sp="${3%\%}" 'BEGIN {
+		if (m <= w) print "MET"
+		else if (100 * (m - w) / w < sp / 2) printf "NOT MET, within noise (spread %s%%)\n", sp
+		else print "NOT MET" }'
+}
+
 # Compare pmctrace's median slowdown on $1 under $2 with the peers' ($3...);
 # the by-cpu ratios follow as a second opinion that outside load disturbs less.
 goal_overhead() {
@@ -504,21 +513,23 @@ goal_overhead() {
 		echo "n/a (no peer figure)"
 		return
 	fi
-	awk -v m="$mine" -v w="$worst" -v peer="$peer" -v c="$bycpu" 'BEGIN {
-		printf "%s (pmctrace %.3fx%s; by cpu: %s)\n", (m <= w) ? "MET" : "NOT MET", m, peer, c }'
+	printf '%s (pmctrace %.3fx%s; by cpu: %s)\n' \
+		"$(verdict "$mine" "$worst" "$(spread "$wl" "$me" "$RES/trials.tsv")")" "$mine" "$peer" "$bycpu"
 }
 
 # Overhead (slowdown - 1) of $2 on $1 at most $4 times that of peer $3.
 goal_within() {
-	local mine peer
+	local mine peer limit
 	mine=$(slowdown "$1" "$2")
 	peer=$(slowdown "$1" "$3")
 	if [ -z "$mine" ] || [ -z "$peer" ]; then
 		echo "n/a (missing figure)"
 		return
 	fi
-	awk -v m="$mine" -v p="$peer" -v k="$4" -v name="$3" 'BEGIN {
-		printf "%s (pmctrace %.3fx vs %s %.3fx)\n", (m - 1 <= k * (p - 1)) ? "MET" : "NOT MET", m, name, p }'
+	limit=$(awk -v p="$peer" -v k="$4" 'BEGIN { print 1 + k * (p - 1) }')
+	printf '%s (pmctrace %.3fx, %s %.3fx; by cpu: pmctrace %sx, %s %sx)\n' \
+		"$(verdict "$mine" "$limit" "$(spread "$1" "$2" "$RES/trials.tsv")")" \
+		"$mine" "${3%%-*}" "$peer" "$(slowdown "$1" "$2" 11)" "${3%%-*}" "$(slowdown "$1" "$3" 11)"
 }
 
 goal_startup() {
