@@ -180,7 +180,8 @@ tool_losses() {
 	pmctrace)
 		# DTrace's words: "N drops on CPU C", "N aggregation drops on CPU C",
 		# "N dynamic variable drops", ...: every kind counts as lost data.
-		lost=$(awk '/^pmctrace: [0-9]+ .*drops?( |$)/ { s += $2 } END { print s + 0 }' "$base.err")
+		# The prefix is the program's name, whatever the binary is called.
+		lost=$(awk '/^[^ ]+: [0-9]+ .*drops?( |$)/ { s += $2 } END { print s + 0 }' "$base.err")
 		echo "$lost"
 		;;
 	esac
