@@ -416,6 +416,7 @@ static int bt_startup(struct bt_opts *o)
 /*
  * perf.data (file mode): a header whose data section descriptor sits at
  * byte 40, then records that each start with {u32 type; u16 misc; u16 size}.
+ * Pipe mode: a 16-byte header, then records to the end of the file.
  * PERF_RECORD_LOST (2) carries {u64 id; u64 lost}, PERF_RECORD_LOST_SAMPLES
  * (13) carries {u64 lost}, PERF_RECORD_SAMPLE is 9.
  */
@@ -434,8 +435,9 @@ static int bt_perf_lost(const char *file)
 			fclose(f);
 		return 1;
 	}
-	off = hdr[5];
-	end = hdr[5] + hdr[6];
+	/* Pipe mode has a 16-byte header and records up to the end of file. */
+	off = hdr[1] == 16 ? 16 : hdr[5];
+	end = hdr[1] == 16 ? ~0ull : hdr[5] + hdr[6];
 	while (off + 8 <= end && fseeko(f, (off_t)off, SEEK_SET) == 0 &&
 	       fread(rec, 1, sizeof(rec), f) >= 8) {
 		unsigned int type, size;
