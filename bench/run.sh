@@ -630,6 +630,15 @@ main() {
 		echo "total bench time: $(($(date +%s) - T0)) s; raw data in bench/results/$STAMP/"
 	} | tee "$RES/summary.txt"
 	ln -sfn "$STAMP" "$BENCH/results/latest"
+	prune_results
+}
+
+# Keep the newest ten runs' raw data (stamps sort by time).
+prune_results() {
+	local old
+	for old in $(ls -d "$BENCH"/results/[0-9]*T*Z 2>/dev/null | sort | head -n -10); do
+		rm -rf "$old"
+	done
 }
 
 main
