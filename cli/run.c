@@ -316,7 +316,7 @@ cli_enable(struct cli_ctx *cx)
 	const char *p = cx->opts->progname;
 	if (!cx->replay && cli_open_sampler(cx) < 0)
 		return -1;
-	prov_set_callchains(cx->reg, d_uses_stacks(cx->dh) != 0);
+	prov_set_callchains(cx->reg, d_uses_stacks(cx->dh));
 	if (prov_enable(cx->reg, cx->smp, cli_enabled, cx->dh) < 0) {
 		fprintf(stderr, "%s: could not enable tracing: %s\n", p, prov_errmsg(cx->reg));
 		return -1;

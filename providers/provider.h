@@ -33,7 +33,8 @@ struct prov_config {
 	struct sym_session *sym;
 	int replay;			/* events come from a perf.data file */
 	int pmc_multiplex;		/* -x pmcmultiplex */
-	int want_callchains;		/* the program prints stacks */
+	int want_callchains;		/* d_uses_stacks() bits: 1 kernel, 2 user
+					 * stacks, 4 user memory reads */
 };
 
 struct prov_registry *prov_open(const struct prov_config *cfg, int *errp);
@@ -51,9 +52,9 @@ const struct d_probe_info *prov_probe(struct prov_registry *r, uint32_t id);
  * create the probes those events fire (so 'profile-*' matches them). */
 int prov_attach_file(struct prov_registry *r, struct smp_session *s);
 
-/* After compiling: whether samples need callchains (stack()/ustack()
- * anywhere in the program); without them the kernel's work per sample
- * and the ring traffic drop several-fold. */
+/* After compiling: d_uses_stacks()'s bits (1 stack(), 2 ustack(), 4
+ * copyin*); without callchains the kernel's work per sample and the ring
+ * traffic drop several-fold. */
 void prov_set_callchains(struct prov_registry *r, int want);
 
 /* Live: add every event the enabled probes need to s (no-op in replay). */

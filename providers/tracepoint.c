@@ -171,7 +171,7 @@ prov_tp_add(struct prov_registry *r, struct smp_session *s, const struct prov_op
 {
 	struct smp_event_spec sp;
 	memset(&sp, 0, sizeof(sp));
-	prov_tp_attr(tp, &sp.attr, prov_cfg(r)->want_callchains);
+	prov_tp_attr(tp, &sp.attr, prov_cfg(r)->want_callchains & 3);
 	if (with_read) {
 		sp.attr.sample_type |= PERF_SAMPLE_READ;
 		sp.attr.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID |

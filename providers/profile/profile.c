@@ -175,7 +175,7 @@ profile_enable(struct prov_registry *r, struct smp_session *s)
 		sp.attr.sample_period = p->pp_param[PP_PERIOD];
 		sp.attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 		    PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER |
-		    (prov_cfg(r)->want_callchains ? PERF_SAMPLE_CALLCHAIN : 0);
+		    ((prov_cfg(r)->want_callchains & 3) ? PERF_SAMPLE_CALLCHAIN : 0);
 		sp.attr.sample_id_all = 1;
 		sp.attr.use_clockid = 1;
 		sp.attr.clockid = 1;	/* CLOCK_MONOTONIC, as timestamp in BEGIN */
