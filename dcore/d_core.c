@@ -537,7 +537,7 @@ d_match_one(d_hdl_t *dh, struct d_probe_desc *pd, struct d_matchctx *mc, char *e
 	int n = dh->dh_cat ? dh->dh_cat->dc_match(dh->dh_cat->dc_ctx, pd, d_match_cb, mc, errbuf, errlen)
 	    : d_builtin_match(pd, d_match_cb, mc);
 	if (n >= 0 && mc->mc_n - before == n)
-		d_mcache_add(dh, key, mc->mc_probes + before, n);
+		d_mcache_add(dh, key, n ? mc->mc_probes + before : NULL, n);
 	return n;
 }
 

@@ -417,10 +417,11 @@ d_vm_exec(struct d_vm *vm, const struct d_clause *cl)
 {
 	struct d_hdl *dh = vm->vm_dh;
 	const uint32_t *code = cl->cl_code;
-	const uint64_t *K = dh->dh_k + cl->cl_kbase;
-	const struct d_actsite *ACTS = dh->dh_acts + cl->cl_actbase;
-	const struct d_dvsite *DVS = dh->dh_dvs + cl->cl_dvbase;
-	const struct d_aggsite *AGGS = dh->dh_aggsites + cl->cl_aggbase;
+	/* this clause's slices of the pools (a pool may still be empty) */
+	const uint64_t *K = dh->dh_k ? dh->dh_k + cl->cl_kbase : NULL;
+	const struct d_actsite *ACTS = dh->dh_acts ? dh->dh_acts + cl->cl_actbase : NULL;
+	const struct d_dvsite *DVS = dh->dh_dvs ? dh->dh_dvs + cl->cl_dvbase : NULL;
+	const struct d_aggsite *AGGS = dh->dh_aggsites ? dh->dh_aggsites + cl->cl_aggbase : NULL;
 	uint8_t *G = dh->dh_gdata, *L = vm->vm_local;
 	const struct d_firing *f = vm->vm_f;
 	uint64_t R[D_NREGS];
