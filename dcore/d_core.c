@@ -836,8 +836,44 @@ d_fire(d_hdl_t *dh, const struct d_firing *f)
 	return d_fire_probe(dh, p, f);
 }
 
-/* Print DTrace's fault message and fire dtrace:::ERROR with its args:
- * arg1 epid, arg2 action index, arg3 DIF offset, arg4 fault, arg5 address. */
+/* Fire dtrace:::ERROR with DTrace's args: arg1 epid, arg2 action index,
+ * arg3 DIF offset, arg4 fault, arg5 address.  It runs inside the failed
+ * firing, whose this-> variables the remaining clauses still need. */
+static void
+d_run_error_probe(d_hdl_t *dh, struct d_vm *vm, int act, uint32_t off, int fault)
+{
+	struct d_probe *ep = d_probe_find(dh, D_PROBE_ERROR);
+	if (!ep || !ep->pr_ecbs)
+		return;
+	struct d_firing ef = *vm->vm_f;
+	ef.df_probe = D_PROBE_ERROR;
+	memset(ef.df_args, 0, sizeof(ef.df_args));
+	ef.df_args[1] = vm->vm_ecb->ec_epid;
+	ef.df_args[2] = (uint64_t)act;
+	ef.df_args[3] = off;
+	ef.df_args[4] = (uint64_t)fault;
+	ef.df_args[5] = vm->vm_faddr;
+	ef.df_nargs = 6;
+	uint8_t *saved = dh->dh_lsize ? malloc(dh->dh_lsize) : NULL;
+	if (saved)
+		memcpy(saved, dh->dh_ldata, dh->dh_lsize);
+	dh->dh_in_error = true;
+	struct d_vm evm;
+	d_vm_setup(dh, &evm, &ef, ep);
+	evm.vm_scratch = dh->dh_scratch + dh->dh_scratch_size / 2;
+	evm.vm_scratch_size = dh->dh_scratch_size / 2;
+	for (struct d_ecb *e = ep->pr_ecbs; e; e = e->ec_next) {
+		evm.vm_scratch_used = 0;
+		d_run_ecb(dh, &evm, e);
+	}
+	dh->dh_in_error = false;
+	if (saved) {
+		memcpy(dh->dh_ldata, saved, dh->dh_lsize);
+		free(saved);
+	}
+}
+
+/* Print DTrace's fault message after the ERROR probe has fired. */
 static void
 d_fire_error(d_hdl_t *dh, struct d_vm *vm, int fault)
 {
@@ -859,37 +895,16 @@ d_fire_error(d_hdl_t *dh, struct d_vm *vm, int fault)
 		snprintf(where, sizeof(where), "predicate");
 	if (fault == DF_BADADDR || fault == DF_BADALIGN || fault == DF_KPRIV || fault == DF_UPRIV)
 		snprintf(addr, sizeof(addr), " (0x%llx)", (unsigned long long)vm->vm_faddr);
+	dh->dh_nerrors++;
+	dh->dh_cpuerr[vm->vm_f->df_cpu % D_ERRCPUS]++;
+	/* the user's ERROR clauses come first: dtrace(1)'s own ERROR enabling,
+	 * which prints the message, is made after the program's */
+	if (!dh->dh_in_error && p->pr_id != D_PROBE_ERROR)
+		d_run_error_probe(dh, vm, act, off, fault);
 	fflush(dh->dh_out);
 	fprintf(dh->dh_err, "%s: error on enabled probe ID %u (ID %u: %s:%s:%s:%s): %s%s in %s at DIF offset %u\n",
 	    dh->dh_prog, vm->vm_ecb->ec_epid, p->pr_id, p->pr_prov, p->pr_mod, p->pr_func, p->pr_name,
 	    d_fault_name(fault), addr, where, off);
-	dh->dh_nerrors++;
-	dh->dh_cpuerr[vm->vm_f->df_cpu % D_ERRCPUS]++;
-	if (dh->dh_in_error || p->pr_id == D_PROBE_ERROR)
-		return;
-	struct d_probe *ep = d_probe_find(dh, D_PROBE_ERROR);
-	if (!ep || !ep->pr_ecbs)
-		return;
-	struct d_firing ef = *vm->vm_f;
-	ef.df_probe = D_PROBE_ERROR;
-	memset(ef.df_args, 0, sizeof(ef.df_args));
-	ef.df_args[1] = vm->vm_ecb->ec_epid;
-	ef.df_args[2] = (uint64_t)act;
-	ef.df_args[3] = off;
-	ef.df_args[4] = (uint64_t)fault;
-	ef.df_args[5] = vm->vm_faddr;
-	ef.df_nargs = 6;
-	/* the failed clause's scratch and locals are not needed any more */
-	dh->dh_in_error = true;
-	struct d_vm evm;
-	d_vm_setup(dh, &evm, &ef, ep);
-	evm.vm_scratch = dh->dh_scratch + dh->dh_scratch_size / 2;
-	evm.vm_scratch_size = dh->dh_scratch_size / 2;
-	for (struct d_ecb *e = ep->pr_ecbs; e; e = e->ec_next) {
-		evm.vm_scratch_used = 0;
-		d_run_ecb(dh, &evm, e);
-	}
-	dh->dh_in_error = false;
 }
 
 /* Process facts from /proc, for firings the engine makes itself and for
