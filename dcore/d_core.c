@@ -564,6 +564,10 @@ d_add_ecbs(d_hdl_t *dh, struct d_clause *cl, struct d_matchctx *mc)
 	for (int i = 0; i < mc->mc_n; i++) {
 		struct d_probe *p = mc->mc_probes[i];
 		struct d_ecb *e = d_alloc(dh, sizeof(*e));
+		/* EPID 1 is dtrace(1)'s own ERROR enabling (the one that prints
+		 * fault messages); the program's ECBs are numbered from 2 */
+		if (dh->dh_nepid == 0)
+			dh->dh_nepid = 1;
 		e->ec_epid = ++dh->dh_nepid;
 		e->ec_clause = cl;
 		e->ec_probe = p;

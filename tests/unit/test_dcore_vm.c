@@ -127,9 +127,9 @@ test_faults(void)
 	th_fire(&t, 10, 1, 1, 5, 0, 0);
 	d_stop(t.dh);
 	/* the faulting clause's output is discarded; later clauses still run */
-	CU_ASSERT_STRING_EQUAL(th_out(&t), "ERR(1,2,4) next before after next \n");
+	CU_ASSERT_STRING_EQUAL(th_out(&t), "ERR(2,2,4) next before after next \n");
 	CU_ASSERT_PTR_NOT_NULL(strstr(th_err(&t),
-	    "pmctrace: error on enabled probe ID 1 (ID 10: test:::fire): divide-by-zero in action #2 at DIF offset"));
+	    "pmctrace: error on enabled probe ID 2 (ID 10: test:::fire): divide-by-zero in action #2 at DIF offset"));
 	th_close(&t);
 
 	th_open(&t);
