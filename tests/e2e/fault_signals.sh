@@ -4,11 +4,21 @@
 # kills the processes it created when it closes).
 . "$TESTROOT/e2e/lib.sh"
 need_root
+# Tracing is on once pmctrace holds perf fds; a signal sent before its
+# handler exists would be lost (a background job of sh starts with SIGINT
+# ignored), so wait for that (slow under valgrind), then let it run a while.
+wait_tracing() {
+	for i in $(seq 1 600); do
+		ls -l /proc/$1/fd 2>/dev/null | grep -q 'perf_event' && { sleep 1; return 0; }
+		sleep 0.1
+	done
+	fail "pmctrace $1 never started tracing"
+}
 for sig in INT TERM; do
 	"$PMCTRACE" -q -n 'tick-10ms { @n = count(); }
 	    END { printf("end\n"); printa("ticks %@d\n", @n); }' >out 2>err &
 	pid=$!
-	sleep 1.5
+	wait_tracing $pid
 	kill -$sig $pid
 	wait $pid; rc=$?
 	expect_eq "SIG$sig: exit status" 0 "$rc"
@@ -22,7 +32,7 @@ for sig in INT TERM; do
 	"$PMCTRACE" -q -n 'profile-97 /pid == $target/ { @ = count(); }' \
 	    -c "$HELPERS/pmct_spin 30" >out 2>err &
 	pid=$!
-	sleep 2
+	wait_tracing $pid
 	child=$(pgrep -P $pid)
 	[ -n "$child" ] || fail "SIG$sig: no -c child under pmctrace"
 	kill -$sig $pid

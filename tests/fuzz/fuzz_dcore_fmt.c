@@ -19,25 +19,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 #define FZ_STRSIZE 32
 #define FZ_NFRAMES 4
 
+/* Designated initializers: struct d_vdesc may grow fields. */
 static const struct d_vdesc fz_kinds[] = {
-	{ D_VK_INT, 4, 0, 8, 0, 0, "int" },
-	{ D_VK_INT, 8, 0, 8, 0, 0, "int64_t" },
-	{ D_VK_UINT, 8, 0, 8, 0, 0, "uint64_t" },
-	{ D_VK_UINT, 2, 0, 8, 0, 0, "uint16_t" },
-	{ D_VK_INT, 1, D_VF_CHAR, 8, 0, 0, "char" },
-	{ D_VK_PTR, 8, 0, 8, 0, 0, "void *" },
-	{ D_VK_STRING, 0, 0, FZ_STRSIZE, 0, 0, "string" },
-	{ D_VK_KSTACK, 0, 0, 8 * FZ_NFRAMES, FZ_NFRAMES, 0, NULL },
-	{ D_VK_USTACK, 0, 0, 8 * (1 + FZ_NFRAMES), FZ_NFRAMES, 0, NULL },
-	{ D_VK_KSYM, 8, 0, 8, 0, 0, NULL },
-	{ D_VK_KMOD, 8, 0, 8, 0, 0, NULL },
-	{ D_VK_USYM, 8, 0, 16, 0, 0, NULL },
-	{ D_VK_UMOD, 8, 0, 16, 0, 0, NULL },
-	{ D_VK_UADDR, 8, 0, 16, 0, 0, NULL },
-	{ D_VK_RAW, 1, D_VF_CHARARR, 16, 0, 0, "char [16]" },
-	{ D_VK_RAW, 4, 0, 16, 0, 0, "int [4]" },
-	{ D_VK_FLOAT, 8, 0, 8, 0, 0, "double" },
-	{ D_VK_FLOAT, 4, 0, 8, 0, 0, "float" },
+	{ .dv_kind = D_VK_INT, .dv_isize = 4, .dv_size = 8, .dv_tname = "int" },
+	{ .dv_kind = D_VK_INT, .dv_isize = 8, .dv_size = 8, .dv_tname = "int64_t" },
+	{ .dv_kind = D_VK_UINT, .dv_isize = 8, .dv_size = 8, .dv_tname = "uint64_t" },
+	{ .dv_kind = D_VK_UINT, .dv_isize = 2, .dv_size = 8, .dv_tname = "uint16_t" },
+	{ .dv_kind = D_VK_INT, .dv_isize = 1, .dv_flags = D_VF_CHAR, .dv_size = 8, .dv_tname = "char" },
+	{ .dv_kind = D_VK_PTR, .dv_isize = 8, .dv_size = 8, .dv_tname = "void *" },
+	{ .dv_kind = D_VK_STRING, .dv_isize = 0, .dv_size = FZ_STRSIZE, .dv_tname = "string" },
+	{ .dv_kind = D_VK_KSTACK, .dv_isize = 0, .dv_size = 8 * FZ_NFRAMES, .dv_nframes = FZ_NFRAMES },
+	{ .dv_kind = D_VK_USTACK, .dv_isize = 0, .dv_size = 8 * (1 + FZ_NFRAMES), .dv_nframes = FZ_NFRAMES },
+	{ .dv_kind = D_VK_KSYM, .dv_isize = 8, .dv_size = 8 },
+	{ .dv_kind = D_VK_KMOD, .dv_isize = 8, .dv_size = 8 },
+	{ .dv_kind = D_VK_USYM, .dv_isize = 8, .dv_size = 16 },
+	{ .dv_kind = D_VK_UMOD, .dv_isize = 8, .dv_size = 16 },
+	{ .dv_kind = D_VK_UADDR, .dv_isize = 8, .dv_size = 16 },
+	{ .dv_kind = D_VK_RAW, .dv_isize = 1, .dv_flags = D_VF_CHARARR, .dv_size = 16, .dv_tname = "char [16]" },
+	{ .dv_kind = D_VK_RAW, .dv_isize = 4, .dv_size = 16, .dv_tname = "int [4]" },
+	{ .dv_kind = D_VK_FLOAT, .dv_isize = 8, .dv_size = 8, .dv_tname = "double" },
+	{ .dv_kind = D_VK_FLOAT, .dv_isize = 4, .dv_size = 8, .dv_tname = "float" },
 };
 #define FZ_NKINDS (sizeof(fz_kinds) / sizeof(fz_kinds[0]))
 
@@ -73,7 +74,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static unsigned char vals[FZ_MAXARGS][64];
 	struct d_vdesc vd[FZ_MAXARGS];
 	const void *args[FZ_MAXARGS];
-	const struct dfmt_ctx cx = { NULL, 1, 0, 14, 1 };
+	const struct dfmt_ctx cx = { .fc_quiet = 1, .fc_stackindent = 14, .fc_target = 1 };
 	char err[512], *fmt;
 	const char *tag = NULL;
 	int e = 0, flags, nargs;
