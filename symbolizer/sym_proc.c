@@ -215,7 +215,7 @@ static int
 pr_insert(struct sym_proc *p, struct sym_map *m)
 {
 	struct sym_map *nv;
-	size_t n = 0, i;
+	size_t n = 0, i, cap;
 
 	if (p->pr_nmaps == 0 || p->pr_maps[p->pr_nmaps - 1].sm_end <= m->sm_start) {
 		if (pr_reserve(p, p->pr_nmaps + 1) < 0)
@@ -223,7 +223,9 @@ pr_insert(struct sym_proc *p, struct sym_map *m)
 		p->pr_maps[p->pr_nmaps++] = *m;
 		return 0;
 	}
-	if ((nv = calloc(2 * p->pr_nmaps + 1, sizeof(*nv))) == NULL)
+	/* each old map leaves at most two pieces, plus m itself */
+	cap = 2 * p->pr_nmaps + 1;
+	if ((nv = calloc(cap, sizeof(*nv))) == NULL)
 		return -ENOMEM;
 	for (i = 0; i < p->pr_nmaps; i++)
 		if (pr_cut(nv, &n, &p->pr_maps[i], m->sm_start, m->sm_end) < 0)
@@ -235,7 +237,7 @@ pr_insert(struct sym_proc *p, struct sym_map *m)
 	free(p->pr_maps);
 	p->pr_maps = nv;
 	p->pr_nmaps = n + 1;
-	p->pr_capmaps = 2 * p->pr_nmaps + 1;
+	p->pr_capmaps = cap;	/* what was allocated, not a figure from the new count */
 	return 0;
 fail:
 	for (i = 0; i < n; i++)
