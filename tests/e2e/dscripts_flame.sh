@@ -3,7 +3,9 @@
 # busy process's frames leaf first.
 . "$TESTROOT/e2e/lib.sh"
 need_root
-"$HELPERS/pmct_spin" 5 & spin=$!
+# A name of its own, so that other tests' spinners do not count here.
+cp "$HELPERS/pmct_spin" ./ds_flame_spin || fail "cannot copy the helper"
+./ds_flame_spin 5 & spin=$!
 "$PMCTRACE" -s "$TESTROOT/../dscripts/flame.d" 2 >out 2>err; rc=$?
 kill $spin 2>/dev/null; wait $spin 2>/dev/null
 [ $rc = 0 ] || { cat err; fail "exit status $rc"; }
@@ -16,9 +18,9 @@ awk 'NF == 0 { next }
     { bad = NR }
     END { if (bad || frames || blocks == 0) { print "bad line " bad ", " blocks " blocks"; exit 1 } }' out ||
     { cat out; fail "not a DTrace stack aggregation"; }
-# Leaf first: spin_leaf, then its caller in pmct_spin (spin_middle, or main
+# Leaf first: spin_leaf, then its caller in ds_flame_spin (spin_middle, or main
 # when frame-pointer unwinding skips the frameless leaf's caller).
-awk '/`spin_leaf\+0x/ { l = NR } /^ *pmct_spin`(spin_middle|main)\+0x/ && l && NR == l + 1 { ok = 1 }
+awk '/`spin_leaf\+0x/ { l = NR } /^ *ds_flame_spin`(spin_middle|main)\+0x/ && l && NR == l + 1 { ok = 1 }
     END { exit !ok }' out || { cat out; fail "no stack with spin_leaf above its caller"; }
 # 99 samples a second of one busy CPU at most, over 2 s; a fair part of
 # that even on a loaded machine.
@@ -27,14 +29,14 @@ n=$(awk '/`spin_leaf\+0x/ { s = 1 } /^ *[0-9]+$/ { if (s) t += $1; s = 0 } END {
 
 # The same script straight to folded stacks (root first, "frames count")
 # and to an SVG flame graph, chosen by -x oformat and by -o's extension.
-"$HELPERS/pmct_spin" 5 & spin=$!
+./ds_flame_spin 5 & spin=$!
 "$PMCTRACE" -s "$TESTROOT/../dscripts/flame.d" 2 -x oformat=folded >folded 2>err; rc=$?
 "$PMCTRACE" -s "$TESTROOT/../dscripts/flame.d" 1 -o cpu.svg 2>err2; rc2=$?
 kill $spin 2>/dev/null; wait $spin 2>/dev/null
 [ $rc = 0 ] || { cat err; fail "folded: exit status $rc"; }
 [ $rc2 = 0 ] || { cat err2; fail "svg: exit status $rc2"; }
 awk '!/^[^ ]+( [^ ]+)* [0-9]+$/ { print "bad line " NR ": " $0; exit 1 }' folded || fail "not folded stacks"
-grep -Eq 'pmct_spin`(spin_middle|main);pmct_spin`spin_leaf [0-9]+$' folded ||
+grep -Eq 'ds_flame_spin`(spin_middle|main);ds_flame_spin`spin_leaf [0-9]+$' folded ||
     { head -20 folded; fail "no folded path ending caller;spin_leaf"; }
 head -c 200 cpu.svg | grep -q '<svg' || fail "cpu.svg is not an SVG"
 grep -q 'spin_leaf' cpu.svg || fail "spin_leaf is not in the flame graph"

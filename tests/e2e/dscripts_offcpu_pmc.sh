@@ -1,14 +1,17 @@
 # dscripts/offcpu_pmc.d with task-clock: three spinners share two CPUs, so
 # they are switched out often; what task-clock counted over each time slice
 # is charged to them: a real share of the CPUs, never more than the kernel
-# says they used (/proc/PID/stat) nor more than the CPUs had.
+# says they ran (/proc/PID/schedstat) nor more than the CPUs had.
 . "$TESTROOT/e2e/lib.sh"
 need_root
+# A name of its own, so that other tests' spinners do not count here.
+cp "$HELPERS/pmct_spin" ./ds_offpmc_spin || fail "cannot copy the helper"
 ncpu=$(getconf _NPROCESSORS_ONLN)
 spinners=
-for i in 1 2 3; do "$HELPERS/pmct_spin" 5 & spinners="$spinners $!"; done
-# utime + stime of the spinners, in clock ticks.
-cputime() { for p in $spinners; do cat /proc/$p/stat; done | awk '{ t += $14 + $15 } END { print t }'; }
+for i in 1 2 3; do ./ds_offpmc_spin 5 & spinners="$spinners $!"; done
+# Nanoseconds the spinners have run: the scheduler's own sum
+# (/proc/PID/schedstat), exact where utime + stime are sampled at each tick.
+cputime() { for p in $spinners; do cat /proc/$p/schedstat; done | awk '{ t += $1 } END { printf "%.0f", t }'; }
 t0=$(cputime)
 "$PMCTRACE" -s "$TESTROOT/../dscripts/offcpu_pmc.d" task-clock 2 >out 2>err; rc=$?
 t1=$(cputime)
@@ -17,14 +20,14 @@ kill $spinners 2>/dev/null; wait
 expect_grep '^task-clock accrued per process:' out
 expect_grep '^task-clock accrued per user stack at the switch:' out
 # task-clock counts nanoseconds.
-spin=$(awk '/per process:/ { s = 1; next } /per user stack/ { s = 0 } s && $1 == "pmct_spin" { print $2 }' out)
+spin=$(awk '/per process:/ { s = 1; next } /per user stack/ { s = 0 } s && $1 == "ds_offpmc_spin" { print $2 }' out)
 all=$(awk '/per process:/ { s = 1; next } /per user stack/ { s = 0 } s && NF == 2 { t += $2 } END { printf "%.0f", t }' out)
-[ -n "$spin" ] || { cat out; fail "pmct_spin not charged"; }
-echo "pmct_spin charged $spin ns"
-used=$(awk -v a="$t0" -v b="$t1" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.0f", (b - a) * 1e9 / hz }')
+[ -n "$spin" ] || { cat out; fail "ds_offpmc_spin not charged"; }
+echo "ds_offpmc_spin charged $spin ns"
+used=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.0f", b - a }')
 awk -v s="$spin" -v a="$all" -v n="$ncpu" -v u="$used" 'BEGIN {
-	if (s < 0.1e9 * n || s > u + 0.05e9 || a > 2.6e9 * n) exit 1 }' ||
-    { cat out; fail "pmct_spin charged $spin ns (the kernel says they used $used ns), all $all ns; want >= $ncpu x 0.1 s, <= theirs, all <= $ncpu x 2.6 s"; }
+	if (s < 0.1e9 * n || s > u * 1.02 + 0.02e9 || a > 2.6e9 * n) exit 1 }' ||
+    { cat out; fail "ds_offpmc_spin charged $spin ns (the kernel says they used $used ns), all $all ns; want >= $ncpu x 0.1 s, <= theirs, all <= $ncpu x 2.6 s"; }
 # Per stack: the spinners' user stacks, where they were preempted.
 expect_grep '`spin_leaf' out
 exit 0
