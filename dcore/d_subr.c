@@ -70,6 +70,8 @@ s_substr(struct d_vm *vm, const char *s, int64_t index, int64_t remaining, bool 
 	d[remaining] = '\0';
 }
 
+/* index()/rindex() with perl's rules for the start position, as DTrace's
+ * tests check them: index clamps it to [0, len], rindex to [.., len]. */
 static int64_t
 s_index(const char *s, const char *t, int64_t start, bool hasstart, bool rev, size_t max)
 {
@@ -77,12 +79,18 @@ s_index(const char *s, const char *t, int64_t start, bool hasstart, bool rev, si
 	if (!rev) {
 		if (!hasstart || start < 0)
 			start = 0;
+		if (start > len)
+			start = len;
 		for (int64_t i = start; i + tl <= len; i++)
 			if (strncmp(s + i, t, (size_t)tl) == 0)
 				return i;
 		return -1;
 	}
-	if (!hasstart || start > len - tl)
+	if (!hasstart || start > len)
+		start = len;
+	if (start < 0)
+		return tl == 0 ? 0 : -1;
+	if (start > len - tl)
 		start = len - tl;
 	for (int64_t i = start; i >= 0; i--)
 		if (strncmp(s + i, t, (size_t)tl) == 0)
