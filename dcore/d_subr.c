@@ -162,6 +162,8 @@ s_cleanpath(const char *s, char *d, size_t max)
 	d[j] = '\0';
 }
 
+/* lltostr(v[, base]): base 2..36; hexadecimal gets "0x", octal and zero
+ * a leading "0", and only base 10 is signed — DTrace's rules. */
 static void
 s_lltostr(int64_t v, int base, char *d)
 {
@@ -169,20 +171,19 @@ s_lltostr(int64_t v, int base, char *d)
 	int n = 0;
 	bool neg = v < 0 && base == 10;
 	uint64_t u = neg ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
-	if (base < 2 || base > 36)
-		base = 10;
-	do {
+	for (; u; u /= (uint64_t)base) {
 		int dig = (int)(u % (uint64_t)base);
 		tmp[n++] = (char)(dig < 10 ? '0' + dig : 'a' + dig - 10);
-		u /= (uint64_t)base;
-	} while (u);
-	int j = 0;
-	if (base == 16) {
-		d[j++] = '0';
-		d[j++] = 'x';
 	}
+	if (v == 0 && base == 16)
+		tmp[n++] = '0';
+	if (base == 16)
+		tmp[n++] = 'x';
+	if (v == 0 || base == 8 || base == 16)
+		tmp[n++] = '0';
 	if (neg)
-		d[j++] = '-';
+		tmp[n++] = '-';
+	int j = 0;
 	while (n > 0)
 		d[j++] = tmp[--n];
 	d[j] = '\0';
@@ -360,9 +361,13 @@ s_string(struct d_vm *vm, int func, uint64_t *r, int nargs, uint64_t *out)
 	case F_SUBSTR:
 		s_substr(vm, s, (int64_t)r[1], nargs > 2 ? (int64_t)r[2] : 0, nargs > 2, d);
 		break;
-	case F_LLTOSTR:
-		s_lltostr((int64_t)r[0], nargs > 1 ? (int)r[1] : 10, d);
+	case F_LLTOSTR: {
+		int64_t base = nargs > 1 ? (int64_t)r[1] : 10;
+		if (base <= 1 || base > 36)
+			return DF_ILLOP;
+		s_lltostr((int64_t)r[0], (int)base, d);
 		break;
+	}
 	case F_BASENAME:
 	case F_DIRNAME:
 		s_basename(s, d, max, func == F_DIRNAME);
