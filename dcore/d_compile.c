@@ -24,6 +24,26 @@ static const char *const d_opnames[OP_NOPS] = {
 	"bvar", "args", "call", "act", "agg", "prolog", "scratch", "ret", "extra",
 };
 
+#define ABC	D_OPM_ABC
+#define ABX	D_OPM_ABX
+#define SBX	D_OPM_ASBX
+#define EXT	D_OPM_EXTRA
+#define FLT	D_OPM_FAULT
+/* ORDER d_op */
+const uint8_t d_opmodes[OP_NOPS] = {
+	ABC, ABC, ABX, SBX, ABC, ABC, ABC, ABC | FLT, ABC | FLT, ABC | FLT,
+	ABC | FLT, ABC, ABC, ABC, ABC, ABC, ABC, ABC, ABC, ABC,
+	ABC, ABC, ABC, ABC, ABC, ABC, ABC | FLT, ABC, ABC, SBX,
+	SBX, SBX, ABX, ABX, ABX, ABX, ABX, ABX, ABC | FLT, ABC | FLT,
+	ABC | EXT | FLT, ABC | EXT | FLT, ABC | EXT | FLT, ABC | EXT | FLT, ABX | FLT, ABX, ABX | FLT, ABX | FLT,
+	ABX | FLT, ABC | FLT, ABC | FLT, ABX | FLT, ABX | FLT, ABC, ABC | EXT | FLT, ABC, ABC,
+};
+#undef ABC
+#undef ABX
+#undef SBX
+#undef EXT
+#undef FLT
+
 struct d_cg {
 	struct d_hdl *cg_dh;
 	uint32_t *cg_code;
@@ -1128,23 +1148,15 @@ d_disasm(struct d_hdl *dh, const struct d_clause *cl, FILE *fp)
 			fprintf(fp, "%04u  .word 0x%08x\n", pc, i);
 			continue;
 		}
-		switch (op) {
-		case OP_JMP: case OP_JZ: case OP_JNZ:
-			fprintf(fp, "%04u  %-7s r%d, %u\n", pc, d_opnames[op], D_A(i), pc + 1 + (uint32_t)D_SBX(i));
-			break;
-		case OP_LDI:
-			fprintf(fp, "%04u  %-7s r%d, %d\n", pc, d_opnames[op], D_A(i), D_SBX(i));
-			break;
-		case OP_LDK: case OP_LDG: case OP_STG: case OP_GADDR: case OP_LDL: case OP_STL:
-		case OP_LADDR: case OP_CHKIDX: case OP_DVLD: case OP_DVST: case OP_DVADDR:
-		case OP_BVAR: case OP_ACT: case OP_AGG:
+		uint8_t m = d_opmodes[op];
+		if (m & D_OPM_ASBX)
+			fprintf(fp, "%04u  %-7s r%d, %d%s\n", pc, d_opnames[op], D_A(i),
+			    op == OP_LDI ? D_SBX(i) : (int)(pc + 1 + (uint32_t)D_SBX(i)), op == OP_LDI ? "" : " (target)");
+		else if (m & D_OPM_ABX)
 			fprintf(fp, "%04u  %-7s r%d, %d\n", pc, d_opnames[op], D_A(i), D_BX(i));
-			break;
-		default:
+		else
 			fprintf(fp, "%04u  %-7s r%d, r%d, r%d\n", pc, d_opnames[op], D_A(i), D_B(i), D_C(i));
-		}
-		if (op == OP_LDBF || op == OP_STBF || op == OP_COPY || op == OP_STRCPY || op == OP_SCRATCH)
-		{
+		if ((m & D_OPM_EXTRA) && pc + 1 < cl->cl_ncode) {
 			pc++;
 			fprintf(fp, "%04u  .word %u\n", pc, cl->cl_code[pc]);
 		}

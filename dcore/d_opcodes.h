@@ -115,4 +115,13 @@ enum d_op {
 /* OP_LD/OP_ST size operand: bytes | D_LD_SIGNED */
 #define D_LD_SIGNED	0x10
 
+/* Operand modes (d_opmodes[] in d_compile.c, ORDER d_op): how an
+ * instruction is laid out and whether it may fault. */
+#define D_OPM_ABC	0x01	/* A B C */
+#define D_OPM_ABX	0x02	/* A Bx */
+#define D_OPM_ASBX	0x04	/* A sBx (jumps: relative to the next pc) */
+#define D_OPM_EXTRA	0x08	/* followed by one raw operand word */
+#define D_OPM_FAULT	0x10	/* may end the clause with a fault */
+extern const uint8_t d_opmodes[OP_NOPS];
+
 #endif
