@@ -6,14 +6,16 @@ need_root
 [ -d /sys/kernel/tracing/events/raw_syscalls/sys_enter ] || skip "no raw_syscalls tracepoints"
 [ -d /sys/kernel/tracing/events/sched/sched_process_fork ] || skip "no sched_process_fork tracepoint"
 rm -f p13rec.data
-prog='syscall::read:return /execname == "dd"/ { @r = count(); }
-syscall:::entry /execname == "dd"/ { @e[probefunc] = count(); }
+# a dd of our own name, so no other dd on the machine counts
+cp "$(command -v dd)" ./p13dd
+prog='syscall::read:return /execname == "p13dd"/ { @r = count(); }
+syscall:::entry /execname == "p13dd"/ { @e[probefunc] = count(); }
 tracepoint:sched:sched_process_fork /args->parent_pid == $1/ { @f[args->parent_comm] = count(); }
-proc:::exec-success /execname == "dd"/ { @x = count(); }'
+proc:::exec-success /execname == "p13dd"/ { @x = count(); }'
 "$PMCTRACE" -qn "$prog tick-2s { exit(0); }" -E p13rec.data $$ >live 2>err &
 p=$!
 sleep 0.8
-dd if=/dev/zero of=/dev/null bs=4k count=77 2>/dev/null
+./p13dd if=/dev/zero of=/dev/null bs=4k count=77 2>/dev/null
 for i in 1 2 3; do /bin/true; done
 wait $p || { cat err; fail "recording run status $?"; }
 [ -s p13rec.data ] || fail "nothing recorded"
