@@ -2,6 +2,8 @@
 # block-device file system; bytes, flags, device name, completion status.
 . "$TESTROOT/e2e/lib.sh"
 need_root
+# a dd of our own name, so other dd processes on the machine do not count
+cp "$(command -v dd)" ./p13dd
 for e in block_rq_issue block_rq_complete; do
 	[ -d /sys/kernel/tracing/events/block/$e ] || skip "no block:$e tracepoint in tracefs"
 done
@@ -14,7 +16,7 @@ f=$dir/p13io.$$
 "$PMCTRACE" -l -P io >list 2>&1
 grep -Eq ' io +start$' list && grep -Eq ' io +done$' list || { cat list; fail "io probes not listed"; }
 "$PMCTRACE" -qn '
-io:::start /execname == "dd" && args[0]->b_bcount == 65536/ {
+io:::start /execname == "p13dd" && args[0]->b_bcount == 65536/ {
 	@s[args[0]->b_flags & B_WRITE ? "W" : "R"] = count();
 	printf("start %d %s %d %s\n", pid, execname, args[0]->b_bcount, args[1]->dev_statname);
 }
@@ -22,12 +24,12 @@ io:::done /args[0]->b_bcount == 65536/ { @d[args[0]->b_error, args[2]->fi_name] 
 tick-2s { exit(0); }' >out 2>err &
 p=$!
 sleep 0.7
-dd if=/dev/zero of="$f" bs=64k count=20 oflag=direct 2>/dev/null &
+./p13dd if=/dev/zero of="$f" bs=64k count=20 oflag=direct 2>/dev/null &
 dd=$!
 wait $dd
 rm -f "$f"
 wait $p || { cat err; fail "status $?"; }
-n=$(grep -c "^start $dd dd 65536 " out)
+n=$(grep -c "^start $dd p13dd 65536 " out)
 [ "$n" -ge 20 ] || { cat out; fail "$n io:::start of 64k by dd $dd, want >= 20"; }
 dev=$(grep -m1 '^start' out | awk '{ print $5 }')
 [ -e "/sys/class/block/$dev" ] || { cat out; fail "device name '$dev' is not a block device"; }
@@ -41,11 +43,11 @@ grep -Eq '^ +0  <none> +[0-9]+$' out || { cat out; fail "no io:::done with error
 "$PMCTRACE" -n 'io:::start { printf("%d %s %d", pid, execname, args[0]->b_bcount); }' >out2 2>err2 &
 p=$!
 sleep 0.7
-dd if=/dev/zero of="$f" bs=64k count=5 oflag=direct 2>/dev/null &
+./p13dd if=/dev/zero of="$f" bs=64k count=5 oflag=direct 2>/dev/null &
 dd=$!
 wait $dd
 rm -f "$f"
 sleep 0.3
 kill -INT $p; wait $p
-grep -Eq ":start $dd dd 65536\$" out2 || { cat out2 err2; fail "one-liner printed no 64k start by dd"; }
+grep -Eq ":start $dd p13dd 65536\$" out2 || { cat out2 err2; fail "one-liner printed no 64k start by dd"; }
 exit 0
