@@ -60,6 +60,8 @@ cli_apply_options(struct cli_ctx *cx)
 	for (int i = 0; i < o->nxopts; i++) {
 		if (cli_own_option(cx, o->xopts[i]))
 			continue;
+		if (!strcmp(o->xopts[i], "oformat=json"))
+			of = "json";
 		char name[128];
 		const char *eq = strchr(o->xopts[i], '=');
 		snprintf(name, sizeof(name), "%.*s",
@@ -67,6 +69,10 @@ cli_apply_options(struct cli_ctx *cx)
 		if (d_setopt(cx->dh, name, eq ? eq + 1 : NULL) < 0)
 			goto bad;
 	}
+	/* JSON Lines carry their own probe and CPU fields: DTrace's
+	 * CPU/ID/FUNCTION:NAME prefixes would only corrupt them. */
+	if (of && !strcmp(of, "json") && !o->quiet && d_setopt(cx->dh, "quiet", NULL) < 0)
+		goto bad;
 	return 0;
 bad:
 	fprintf(stderr, "%s: %s\n", o->progname, d_errmsg(cx->dh));
