@@ -87,7 +87,8 @@ replay_dir(const char *dir)
 		names[n++] = strdup(de->d_name);
 	}
 	closedir(d);
-	qsort(names, (size_t)n, sizeof(*names), replay_name_cmp);
+	if (n > 0)
+		qsort(names, (size_t)n, sizeof(*names), replay_name_cmp);
 	for (int i = 0; i < n; i++) {
 		char path[4096];
 		uint8_t *buf = NULL;
