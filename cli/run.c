@@ -66,8 +66,11 @@ cli_apply_options(struct cli_ctx *cx)
 		const char *eq = strchr(o->xopts[i], '=');
 		snprintf(name, sizeof(name), "%.*s",
 		    (int)(eq ? (size_t)(eq - o->xopts[i]) : strlen(o->xopts[i])), o->xopts[i]);
-		if (d_setopt(cx->dh, name, eq ? eq + 1 : NULL) < 0)
-			goto bad;
+		if (d_setopt(cx->dh, name, eq ? eq + 1 : NULL) < 0) {
+			fprintf(stderr, "%s: failed to set -x %s: %s\n", o->progname, name,
+			    d_errmsg(cx->dh));
+			return -1;
+		}
 	}
 	/* JSON Lines carry their own probe and CPU fields: DTrace's
 	 * CPU/ID/FUNCTION:NAME prefixes would only corrupt them. */
