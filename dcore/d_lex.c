@@ -54,9 +54,11 @@ d_lex_tokname(int tok)
 static int
 d_lex_keyword(const char *s, size_t n)
 {
+	if (n < 2 || n > 10 || !islower((unsigned char)s[0]))
+		return 0;	/* every keyword is 2..10 lower-case letters */
 	for (int t = T_AUTO; t < T_NTOKENS; t++) {
 		const char *k = d_toknames[t - T_EOF];
-		if (strlen(k) == n && memcmp(k, s, n) == 0)
+		if (k[0] == s[0] && strncmp(k, s, n) == 0 && k[n] == '\0')
 			return t;
 	}
 	return 0;
@@ -655,6 +657,8 @@ d_lex_scan(struct d_lex *lx, struct d_token *t)
 		t->t_tok = T_EPRED;
 	} else {
 		for (const struct d_opspell *o = d_ops; o->s; o++) {
+			if (o->s[0] != c)
+				continue;
 			size_t l = strlen(o->s);
 			if ((size_t)(lx->lx_end - lx->lx_p) >= l && memcmp(lx->lx_p, o->s, l) == 0) {
 				lx->lx_p += l;

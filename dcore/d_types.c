@@ -49,7 +49,7 @@ d_type_lookup(struct d_hdl *dh, const char *name)
 {
 	name = d_type_unscope(name);
 	for (struct d_tname *tn = dh->dh_tnames; tn; tn = tn->tn_next)
-		if (strcmp(tn->tn_name, name) == 0)
+		if (tn->tn_name[0] == name[0] && strcmp(tn->tn_name, name) == 0)
 			return tn->tn_type;
 	return NULL;
 }
