@@ -292,7 +292,7 @@ cg_load(struct d_cg *cg, int r, struct d_type *t, struct d_node *n)
 	if (n && n->dn_bits) {
 		emit_abc(cg, OP_LDBF, r, r, 0);
 		emit(cg, (uint32_t)n->dn_bitoff | ((uint32_t)n->dn_bits << 8) |
-		    ((uint32_t)(t->dt_signed ? 1 : 0) << 16) | (t->dt_size << 24));
+		    ((uint32_t)(t->dt_signed ? 1 : 0) << 16) | (((uint32_t)n->dn_bits + 7) / 8 << 24));
 		return;
 	}
 	uint32_t sz = t->dt_size ? t->dt_size : 8;
@@ -420,7 +420,7 @@ cg_store(struct d_cg *cg, struct d_node *n, int val)
 		emit(cg, t->dt_size);
 	} else if (n->dn_bits) {
 		emit_abc(cg, OP_STBF, a, val, 0);
-		emit(cg, (uint32_t)n->dn_bitoff | ((uint32_t)n->dn_bits << 8) | (t->dt_size << 24));
+		emit(cg, (uint32_t)n->dn_bitoff | ((uint32_t)n->dn_bits << 8) | (((uint32_t)n->dn_bits + 7) / 8 << 24));
 		canon(cg, val, t);
 	} else {
 		canon(cg, val, t);

@@ -203,49 +203,46 @@ d_type_tag(struct d_hdl *dh, int kind, const char *tag, bool create)
 	return t;
 }
 
-/* C layout: each member at its alignment; bit-fields pack into storage
- * units of their declared type; a union's members all start at 0. */
+/* D's layout, which is CTF's (libctf's member append), not quite C's: each
+ * member starts after the previous one (after its bits, for a bit-field),
+ * rounded up to a byte and then to the member's alignment; a bit-field is
+ * an integer of just enough bytes for its width and never shares a byte;
+ * the size is the end of the last member, without trailing padding; a
+ * union is as large as its largest member. */
 void
 d_type_layout(struct d_type *sou)
 {
-	uint32_t off = 0, align = 1, size = 0;
-	uint32_t bitpos = 0;	/* bits used in the current unit, struct only */
-	uint32_t unitoff = 0, unitsize = 0;
+	uint32_t align = 1, size = 0;
+	uint64_t end_bits = 0;		/* where the previous member ends */
+	bool first = true;
 
 	for (struct d_member *m = sou->dt_members; m; m = m->dm_next) {
-		uint32_t ma = m->dm_type->dt_align ? m->dm_type->dt_align : 1;
-		uint32_t ms = m->dm_type->dt_size;
-		if (ma > align)
+		uint32_t ms = m->dm_bits ? (m->dm_bits + 7u) / 8u : m->dm_type->dt_size;
+		uint32_t ma = m->dm_bits ? ms : m->dm_type->dt_align;
+		if (ma == 0)
+			ma = 1;
+		if (ma > align && !m->dm_bits)
 			align = ma;
+		m->dm_bitoff = 0;
 		if (sou->dt_kind == DK_UNION) {
 			m->dm_off = 0;
-			m->dm_bitoff = 0;
 			if (ms > size)
 				size = ms;
 			continue;
 		}
-		if (m->dm_bits) {
-			if (unitsize != ms || bitpos + m->dm_bits > ms * 8) {
-				off = (off + ma - 1) / ma * ma;
-				unitoff = off;
-				unitsize = ms;
-				bitpos = 0;
-				off += ms;
-			}
-			m->dm_off = unitoff;
-			m->dm_bitoff = (uint8_t)bitpos;
-			bitpos += m->dm_bits;
-			continue;
+		uint32_t off = 0;
+		if (!first) {
+			off = (uint32_t)((end_bits + 7) / 8);
+			off = (off + ma - 1) / ma * ma;
 		}
-		unitsize = 0;
-		off = (off + ma - 1) / ma * ma;
+		first = false;
 		m->dm_off = off;
-		off += ms;
+		end_bits = (uint64_t)off * 8 + (m->dm_bits ? m->dm_bits : (uint64_t)ms * 8);
+		if (off + ms > size)
+			size = off + ms;
 	}
-	if (sou->dt_kind == DK_STRUCT)
-		size = off;
 	sou->dt_align = align;
-	sou->dt_size = (size + align - 1) / align * align;
+	sou->dt_size = size;
 	sou->dt_complete = 1;
 }
 

@@ -1,5 +1,6 @@
 /*
- * ASSERTION: sizeof and offsetof follow C's layout on LP64; sizeof(string) is strsize.
+ * ASSERTION: sizeof and offsetof follow D's layout (members aligned as in C,
+ * no trailing padding; a union is its largest member); sizeof(string) is strsize.
  * SECTION: Type and Constant Definitions/sizeof
  */
 #pragma D option quiet

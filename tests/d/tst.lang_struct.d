@@ -1,5 +1,6 @@
 /*
- * ASSERTION: struct and union members, bit-fields, nested structs and struct assignment on D variables.
+ * ASSERTION: struct and union members, bit-fields (each in its own bytes, as
+ * D lays them out), nested structs and struct assignment on D variables.
  * SECTION: Structs and Unions
  */
 #pragma D option quiet

@@ -148,7 +148,7 @@ test_sizeof_stringof(void)
 	    "BEGIN { printf(\"%d %d %d %d %d\\n\", sizeof(struct s), sizeof(string), sizeof(int *),\n"
 	    "  offsetof(struct s, h), sizeof (char)); p = (char *)alloca(4); p[0] = 'h'; p[1] = 'i';\n"
 	    "  printf(\"%s\\n\", stringof(p)); }"),
-	    "24 32 8 16 1\nhi\n\n");
+	    "18 32 8 16 1\nhi\n\n");
 	th_close(&t);
 }
 
