@@ -1030,7 +1030,10 @@ cook_assign(struct d_hdl *dh, struct d_node *n)
 	need_lvalue(dh, l, opname(n->dn_op));
 	if (l->dn_type->dt_kind == DK_ARRAY && !(l->dn_type->dt_ref->dt_char && d_type_is_string(r->dn_type)))
 		d_error(dh, D_OP_ARRFUN, n->dn_line, "cannot assign to an array");
-	if (n->dn_op == '=') {
+	if (n->dn_op == '=' && l->dn_kind == DN_VAR && r->dn_kind == DN_INT && r->dn_ival == 0 &&
+	    (l->dn_var->dv_kind == DV_TLS || l->dn_var->dv_kind == DV_ASSOC)) {
+		/* storing 0 frees a dynamic variable of any type */
+	} else if (n->dn_op == '=') {
 		check_assign(dh, n, l->dn_type, r);
 	} else {
 		bool intonly = n->dn_op != T_ADDEQ && n->dn_op != T_SUBEQ && n->dn_op != T_MULEQ && n->dn_op != T_DIVEQ;
