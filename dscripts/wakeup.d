@@ -34,7 +34,7 @@
 
 sched:::wakeup
 {
-	woken[arg0] = timestamp;
+	woken[args[0]->pr_lwpid] = timestamp;
 }
 
 sched:::on-cpu

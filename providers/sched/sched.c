@@ -13,12 +13,17 @@
  * ::pmc: probes are one group, planned against the register budget.
  * wakeup comes from sched:sched_wakeup, in the waker's context.
  *
- * args (until the D engine ships lwpsinfo_t/psinfo_t translators):
- *   off-cpu/on-cpu: arg0 = the other thread's tid, arg1 = its pid,
- *                   arg2 = prev_state of the leaving thread, arg3 = the
- *                   other thread's priority; ::pmc: adds arg4, arg5.
- *   wakeup:         arg0 = woken tid, arg1 = its pid, arg2 = target cpu,
- *                   arg3 = its priority.
+ * args, as DTrace's sched provider has them where Linux has the data:
+ *   off-cpu: args[0] lwpsinfo_t * and args[1] psinfo_t * of the thread
+ *            about to run; arg2 = prev_state of the leaving thread (0 when
+ *            it was preempted, nonzero when it blocked), arg3 = the
+ *            arriving thread's priority; ::pmc: adds arg4, arg5.
+ *   on-cpu:  args[0]/args[1] describe the thread that just left;
+ *            arg2/arg3 as for off-cpu (DTrace's on-cpu has no args).
+ *   wakeup:  args[0]/args[1] of the woken thread, arg2 = its target CPU,
+ *            arg3 = its priority.
+ * The structs are built per firing (pid, tid, comm, CPU; the rest zero)
+ * and translated by the engine's psinfo_t/lwpsinfo_t translators.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -41,7 +46,7 @@ struct sched_fire {
 struct sched_state {
 	struct prov_tp sw, wk;
 	const struct prov_tp_field *prev_comm, *prev_pid, *prev_state, *next_comm,
-	    *next_pid, *next_prio, *wk_pid, *wk_prio, *wk_cpu;
+	    *next_pid, *next_prio, *wk_pid, *wk_prio, *wk_cpu, *wk_comm;
 	int ncounters;
 	struct pmu_counter counters[SCHED_MAX_COUNTERS];
 	int member_evidx[SCHED_MAX_COUNTERS];
@@ -53,7 +58,29 @@ struct sched_state {
 	uint64_t sum_enabled, sum_running;	/* -x pmcmultiplex: the ratio reported */
 };
 
-static const char *const sched_args[] = { "int", "int", "int64_t", "int", "uint64_t", "uint64_t" };
+static const char *const sched_args[] = { "struct __pmct_proc *", "struct __pmct_proc *",
+	"int64_t", "int", "uint64_t", "uint64_t" };
+static const char *const sched_xargs[] = { "lwpsinfo_t *", "psinfo_t *" };
+
+/* Same layout as the engine's struct __pmct_proc (dcore's prelude), whose
+ * translators give lwpsinfo_t and psinfo_t. */
+struct sched_proc {
+	int32_t pid, ppid, uid, gid;
+	char fname[16];
+	char psargs[80];
+	int32_t tid, cpu;
+};
+
+static void
+sched_proc_fill(struct sched_proc *sp, int32_t pid, int32_t tid, const char *comm, uint32_t cpu)
+{
+	memset(sp, 0, sizeof(*sp));
+	sp->pid = pid;
+	sp->tid = tid;
+	sp->cpu = (int32_t)cpu;
+	snprintf(sp->fname, sizeof(sp->fname), "%s", comm);
+	snprintf(sp->psargs, sizeof(sp->psargs), "%s", comm);
+}
 
 static struct sched_state *
 sched_state_get(struct prov_registry *r)
@@ -73,6 +100,8 @@ sched_make(struct prov_registry *r, const char *func, const char *name, int kind
 	p->pp_param[PP_KIND] = (uint64_t)kind;
 	p->pp_param[PP_COUNTER] = (uint64_t)(int64_t)counter;
 	prov_set_args(p, kind >= SK_PMC_ON ? 6 : 4, sched_args);
+	p->pp_info.dp_xargtypes[0] = sched_xargs[0];
+	p->pp_info.dp_xargtypes[1] = sched_xargs[1];
 	return p;
 }
 
@@ -189,6 +218,7 @@ sched_load_wakeup(struct prov_registry *r, struct sched_state *st)
 	st->wk_pid = prov_tp_field(&st->wk, "pid");
 	st->wk_prio = prov_tp_field(&st->wk, "prio");
 	st->wk_cpu = prov_tp_field(&st->wk, "target_cpu");
+	st->wk_comm = prov_tp_field(&st->wk, "comm");
 	return 0;
 }
 
@@ -347,14 +377,20 @@ sched_decode_switch(struct prov_registry *r, struct sched_state *st,
 {
 	uint64_t kbuf[128], ubuf[128], val[SCHED_MAX_COUNTERS], delta[SCHED_MAX_COUNTERS];
 	char prev_comm[16], next_comm[16];
+	struct { struct sched_proc next, prev; } two;	/* what args[] may read */
+	struct sched_proc *next = &two.next, *prev = &two.prev;
 	struct d_firing f;
 	int32_t prev_tid = (int32_t)prov_tp_uint(st->prev_pid, rec->raw, rec->raw_size);
 	int32_t next_tid = (int32_t)prov_tp_uint(st->next_pid, rec->raw, rec->raw_size);
 	sched_counter_values(st, rec, val, delta, prov_cfg(r)->pmc_multiplex);
 	prov_firing_from_sample(r, rec, &f, kbuf, ubuf, 128);
 	f.df_execname = prov_tp_str(st->prev_comm, rec->raw, rec->raw_size, prev_comm, sizeof(prev_comm));
-	f.df_args[0] = (uint64_t)(int64_t)next_tid;
-	f.df_args[1] = (uint64_t)(int64_t)prov_tgid(r, next_tid);
+	prov_tp_str(st->next_comm, rec->raw, rec->raw_size, next_comm, sizeof(next_comm));
+	sched_proc_fill(next, prov_tgid(r, next_tid), next_tid, next_comm, rec->cpu);
+	sched_proc_fill(prev, rec->pid, prev_tid, prev_comm, rec->cpu);
+	f.df_mem = &two;
+	f.df_memlen = sizeof(two);
+	f.df_args[0] = f.df_args[1] = (uint64_t)(uintptr_t)next;
 	f.df_args[2] = prov_tp_uint(st->prev_state, rec->raw, rec->raw_size);
 	f.df_args[3] = prov_tp_uint(st->next_prio, rec->raw, rec->raw_size);
 	int rc = sched_fire_list(st->off, st->noff, &f, val, delta, fire, arg);
@@ -362,13 +398,12 @@ sched_decode_switch(struct prov_registry *r, struct sched_state *st,
 		return rc;
 	/* on-cpu: the arriving thread is now current; the stack was the
 	 * leaving thread's, so none is reported. */
-	f.df_pid = (int32_t)f.df_args[1];
+	f.df_pid = next->pid;
 	f.df_tid = next_tid;
-	f.df_execname = prov_tp_str(st->next_comm, rec->raw, rec->raw_size, next_comm, sizeof(next_comm));
+	f.df_execname = next_comm;
 	f.df_nkstack = f.df_nustack = 0;
 	f.df_uregs_ip = 0;
-	f.df_args[0] = (uint64_t)(int64_t)prev_tid;
-	f.df_args[1] = (uint64_t)(int64_t)rec->pid;
+	f.df_args[0] = f.df_args[1] = (uint64_t)(uintptr_t)prev;
 	return sched_fire_list(st->on, st->non, &f, val, delta, fire, arg);
 }
 
@@ -377,12 +412,18 @@ sched_decode_wakeup(struct prov_registry *r, struct sched_state *st,
     const struct smp_record *rec, prov_fire_fn fire, void *arg)
 {
 	uint64_t kbuf[128], ubuf[128];
+	char comm[16];
+	struct sched_proc woken;
 	struct d_firing f;
 	int32_t tid = (int32_t)prov_tp_uint(st->wk_pid, rec->raw, rec->raw_size);
+	uint64_t target = prov_tp_uint(st->wk_cpu, rec->raw, rec->raw_size);
 	prov_firing_from_sample(r, rec, &f, kbuf, ubuf, 128);
-	f.df_args[0] = (uint64_t)(int64_t)tid;
-	f.df_args[1] = (uint64_t)(int64_t)prov_tgid(r, tid);
-	f.df_args[2] = prov_tp_uint(st->wk_cpu, rec->raw, rec->raw_size);
+	prov_tp_str(st->wk_comm, rec->raw, rec->raw_size, comm, sizeof(comm));
+	sched_proc_fill(&woken, prov_tgid(r, tid), tid, comm, (uint32_t)target);
+	f.df_mem = &woken;
+	f.df_memlen = sizeof(woken);
+	f.df_args[0] = f.df_args[1] = (uint64_t)(uintptr_t)&woken;
+	f.df_args[2] = target;
 	f.df_args[3] = prov_tp_uint(st->wk_prio, rec->raw, rec->raw_size);
 	return sched_fire_list(st->wake, st->nwake, &f, NULL, NULL, fire, arg);
 }

@@ -16,6 +16,17 @@ on=$(sed -n 's/^on //p' out)
 [ -n "$off" ] && [ "$off" -ge 10000 ] || { cat out; fail "off-cpu count $off < 10000"; }
 [ -n "$on" ] && [ "$on" -ge 9000 ] || { cat out; fail "on-cpu after off-cpu count $on < 9000"; }
 expect_grep 'Distribution' out
+# typed args as in DTrace: off-cpu's args[0]/args[1] describe the thread
+# about to run, wakeup's the woken one
+"$PMCTRACE" -qn '
+sched:::off-cpu /execname == "pmct_pingpong"/ { @n[args[1]->pr_fname] = count(); }
+sched:::wakeup /args[1]->pr_fname == "pmct_pingpong" && args[0]->pr_lwpid > 0/ { @w = count(); }
+END { printa("next %s %@d\n", @n); printa("woken %@d\n", @w); }' \
+    -c "$HELPERS/pmct_pingpong 3000" >out 2>err; rc=$?
+[ $rc = 0 ] || { cat err; fail "typed args status $rc"; }
+grep -Eq '^next pmct_pingpong [0-9]{4,}$' out || { cat out err; fail "args[1]->pr_fname of the next thread"; }
+w=$(sed -n 's/^woken //p' out)
+[ -n "$w" ] && [ "$w" -ge 3000 ] || { cat out; fail "wakeup args[0]/args[1]: $w"; }
 # task-clock deltas at each switch, summed per process, against getrusage.
 "$PMCTRACE" -qn 'sched::pmc:off-cpu-task-clock /pid == $target/ { @ = sum(arg5); }' \
     -c "$HELPERS/pmct_spin 1 cputime" >out 2>err; rc=$?
