@@ -471,6 +471,8 @@ cook_dvar(struct d_hdl *dh, struct d_node *n)
 	struct d_var *v = d_var_lookup(dh, n->dn_op, n->dn_name);
 	if (!v)
 		v = d_var_create(dh, n->dn_op, n->dn_name);
+	if (v->dv_nkeys > 0)
+		d_error(dh, D_ARR_BADREF, n->dn_line, "self->%s is an associative array and must be referenced with a tuple", v->dv_name);
 	n->dn_var = v;
 	n->dn_type = v->dv_type;
 	n->dn_lvalue = n->dn_writable = 1;
@@ -530,6 +532,37 @@ cook_keys(struct d_hdl *dh, struct d_node *n)
 
 static struct d_xlator *find_xlator(struct d_hdl *dh, struct d_type *out, struct d_type *in);
 
+/* v[k1, k2...]: keys checked against (or fixing) the array's signature. */
+static struct d_node *
+cook_tuple_var(struct d_hdl *dh, struct d_node *n, struct d_var *v)
+{
+	cook_keys(dh, n);
+	if (v->dv_nkeys >= 0) {
+		if (n->dn_nargs != v->dv_nkeys)
+			d_error(dh, D_ARR_BADREF, n->dn_line, "%s[ ] prototype mismatch: %d arg%s passed, %d expected",
+			    v->dv_name, n->dn_nargs, n->dn_nargs == 1 ? "" : "s", v->dv_nkeys);
+		int i = 0;
+		for (struct d_node *k = n->dn_args; k; k = k->dn_next, i++)
+			if (!d_type_compat(v->dv_keys[i], k->dn_type) &&
+			    !(stringish(v->dv_keys[i]) && stringish(k->dn_type)))
+				d_error(dh, D_ARR_BADREF, k->dn_line, "%s[ ] argument #%d is incompatible with prototype:\n\tprototype: %s\n\t argument: %s",
+				    v->dv_name, i + 1, tname(dh, v->dv_keys[i]), tname(dh, k->dn_type));
+	} else {
+		if (n->dn_nargs > D_MAX_KEYS)
+			d_error(dh, D_ARR_BADREF, n->dn_line, "too many keys");
+		v->dv_nkeys = n->dn_nargs;
+		int i = 0;
+		for (struct d_node *k = n->dn_args; k; k = k->dn_next, i++)
+			v->dv_keys[i] = is_charptr(k->dn_type) && k->dn_kind == DN_STR ? dh->dh_t_string : k->dn_type;
+	}
+	n->dn_kind = DN_VAR;
+	n->dn_var = v;
+	n->dn_type = v->dv_type;
+	n->dn_l = NULL;
+	n->dn_lvalue = n->dn_writable = 1;
+	return n;
+}
+
 /* a[k1, k2]: an associative array, args[N], or memory indexing. */
 static struct d_node *
 cook_index(struct d_hdl *dh, struct d_node *n)
@@ -581,31 +614,19 @@ cook_index(struct d_hdl *dh, struct d_node *n)
 		if (assoc) {
 			if (!v)
 				v = d_var_create(dh, DV_ASSOC, l->dn_name);
-			cook_keys(dh, n);
-			if (v->dv_nkeys >= 0) {
-				if (n->dn_nargs != v->dv_nkeys)
-					d_error(dh, D_ARR_BADREF, n->dn_line, "%s[ ] prototype mismatch: %d arg%s passed, %d expected",
-					    v->dv_name, n->dn_nargs, n->dn_nargs == 1 ? "" : "s", v->dv_nkeys);
-				int i = 0;
-				for (struct d_node *k = n->dn_args; k; k = k->dn_next, i++)
-					if (!d_type_compat(v->dv_keys[i], k->dn_type) &&
-					    !(stringish(v->dv_keys[i]) && stringish(k->dn_type)))
-						d_error(dh, D_ARR_BADREF, k->dn_line, "%s[ ] argument #%d is incompatible with prototype:\n\tprototype: %s\n\t argument: %s",
-						    v->dv_name, i + 1, tname(dh, v->dv_keys[i]), tname(dh, k->dn_type));
-			} else {
-				if (n->dn_nargs > D_MAX_KEYS)
-					d_error(dh, D_ARR_BADREF, n->dn_line, "too many keys");
-				v->dv_nkeys = n->dn_nargs;
-				int i = 0;
-				for (struct d_node *k = n->dn_args; k; k = k->dn_next, i++)
-					v->dv_keys[i] = is_charptr(k->dn_type) && k->dn_kind == DN_STR ? dh->dh_t_string : k->dn_type;
-			}
-			n->dn_kind = DN_VAR;
-			n->dn_var = v;
-			n->dn_type = v->dv_type;
-			n->dn_l = NULL;
-			n->dn_lvalue = n->dn_writable = 1;
-			return n;
+			return cook_tuple_var(dh, n, v);
+		}
+	}
+	if (l->dn_kind == DN_VAR && l->dn_op == DV_TLS && !l->dn_type) {
+		/* self->x[k...]: a thread-local associative array, unless self->x
+		 * already holds a pointer or array to index */
+		struct d_var *v = d_var_lookup(dh, DV_TLS, l->dn_name);
+		if (!v || v->dv_nkeys != 0 || !v->dv_type) {
+			if (!v)
+				v = d_var_create(dh, DV_TLS, l->dn_name);
+			if (v->dv_nkeys == 0)
+				v->dv_nkeys = -1;
+			return cook_tuple_var(dh, n, v);
 		}
 	}
 	n->dn_l = l = cook(dh, l);
@@ -1557,6 +1578,10 @@ cook(struct d_hdl *dh, struct d_node *n)
 	case DN_IDENT:
 		return cook_ident(dh, n, false);
 	case DN_VAR:
+		if (n->dn_var) {	/* resolved already (tuple references) */
+			n->dn_type = n->dn_var->dv_type;
+			return n;
+		}
 		return cook_dvar(dh, n);
 	case DN_BUILTIN:
 	case DN_ARGS:

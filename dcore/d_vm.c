@@ -179,12 +179,12 @@ d_bvar_value(struct d_vm *vm, int bv, int *fault)
 static uint32_t
 d_vm_dvkey(struct d_vm *vm, const struct d_dvsite *s, const uint64_t *keys, uint8_t *buf)
 {
-	if (s->ds_tls) {
+	uint32_t n = 0;
+	if (s->ds_tls) {	/* self->x, self->x[k...]: the thread first */
 		uint64_t t = (uint64_t)(int64_t)vm->vm_f->df_tid;
 		memcpy(buf, &t, 8);
-		return 8;
+		n = 8;
 	}
-	uint32_t n = 0;
 	size_t max = (size_t)vm->vm_dh->dh_opt[O_STRSIZE];
 	for (int i = 0; i < s->ds_nkeys; i++) {
 		if (s->ds_kstr[i]) {
