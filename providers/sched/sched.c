@@ -61,6 +61,19 @@ struct sched_state {
 static const char *const sched_args[] = { "struct __pmct_proc *", "struct __pmct_proc *",
 	"int64_t", "int", "uint64_t", "uint64_t" };
 static const char *const sched_xargs[] = { "lwpsinfo_t *", "psinfo_t *" };
+static const char *const sched_block_args[] = { "struct __pmct_proc *", "struct __pmct_proc *",
+	"int64_t", "int", "pmc_counters_t *", "pmc_counters_t *" };
+
+/* sched::pmc:off-cpu with no counter named: the seed's block of every
+ * counter the ::pmc: probes read, in pmc:::counter-src order (arg4: the
+ * values at the switch; arg5, pmctrace's addition: the deltas). */
+#define SCHED_BLOCK (-2)
+static const char sched_block_decls[] =
+    "typedef struct pmc_counters { uint32_t type; uint32_t size; uint64_t values[8]; } pmc_counters_t;\n";
+struct sched_block {
+	uint32_t type, size;
+	uint64_t values[SCHED_MAX_COUNTERS];
+};
 
 /* Same layout as the engine's struct __pmct_proc (dcore's prelude), whose
  * translators give lwpsinfo_t and psinfo_t. */
@@ -99,7 +112,9 @@ sched_make(struct prov_registry *r, const char *func, const char *name, int kind
 		return NULL;
 	p->pp_param[PP_KIND] = (uint64_t)kind;
 	p->pp_param[PP_COUNTER] = (uint64_t)(int64_t)counter;
-	prov_set_args(p, kind >= SK_PMC_ON ? 6 : 4, sched_args);
+	prov_set_args(p, kind >= SK_PMC_ON ? 6 : 4, counter == SCHED_BLOCK ? sched_block_args : sched_args);
+	if (counter == SCHED_BLOCK)
+		p->pp_info.dp_decls = sched_block_decls;
 	p->pp_info.dp_xargtypes[0] = sched_xargs[0];
 	p->pp_info.dp_xargtypes[1] = sched_xargs[1];
 	return p;
@@ -161,6 +176,12 @@ sched_match_pmc(struct prov_registry *r, const struct d_probe_desc *pd,
 	const char *name = pd->dpd_name;
 	int kind = !strncmp(name, "off-cpu-", 8) ? SK_PMC_OFF :
 	    !strncmp(name, "on-cpu-", 7) ? SK_PMC_ON : -1;
+	if (!strcmp(name, "off-cpu") || !strcmp(name, "on-cpu")) {
+		if (!prov_find(r, "sched", "", "pmc", name) && !sched_make(r, "pmc", name,
+		    name[1] == 'f' ? SK_PMC_OFF : SK_PMC_ON, SCHED_BLOCK))
+			return prov_errf(r, "out of memory");
+		return sched_emit_matching(r, pd, cb, arg);
+	}
 	if (kind < 0)
 		return 0;
 	if (!prov_find(r, "sched", "", "pmc", name)) {
@@ -352,14 +373,30 @@ sched_counter_values(struct sched_state *st, const struct smp_record *rec,
 		sched_scale(st, rec->read, delta);
 }
 
+static void
+sched_fill_blocks(const struct sched_state *st, struct sched_block *b,
+    const uint64_t *val, const uint64_t *delta)
+{
+	memset(b, 0, 2 * sizeof(*b));
+	for (int k = 0; k < 2; k++) {
+		b[k].size = (uint32_t)(8 + 8 * st->ncounters);
+		memcpy(b[k].values, k ? delta : val, sizeof(uint64_t) * (size_t)st->ncounters);
+	}
+}
+
 static int
 sched_fire_list(const struct sched_fire *list, int n, struct d_firing *f,
-    const uint64_t *val, const uint64_t *delta, prov_fire_fn fire, void *arg)
+    const uint64_t *val, const uint64_t *delta, const struct sched_block *blocks,
+    prov_fire_fn fire, void *arg)
 {
 	for (int i = 0; i < n; i++) {
 		f->df_probe = list[i].id;
 		f->df_nargs = 4;
-		if (list[i].counter >= 0) {
+		if (list[i].counter == SCHED_BLOCK && blocks) {
+			f->df_args[4] = (uint64_t)(uintptr_t)&blocks[0];
+			f->df_args[5] = (uint64_t)(uintptr_t)&blocks[1];
+			f->df_nargs = 6;
+		} else if (list[i].counter >= 0) {
 			f->df_args[4] = val[list[i].counter];
 			f->df_args[5] = delta[list[i].counter];
 			f->df_nargs = 6;
@@ -377,12 +414,16 @@ sched_decode_switch(struct prov_registry *r, struct sched_state *st,
 {
 	uint64_t kbuf[128], ubuf[128], val[SCHED_MAX_COUNTERS], delta[SCHED_MAX_COUNTERS];
 	char prev_comm[16], next_comm[16];
-	struct { struct sched_proc next, prev; } two;	/* what args[] may read */
+	struct {
+		struct sched_proc next, prev;
+		struct sched_block blocks[2];	/* values, deltas */
+	} two;	/* what args[] may read */
 	struct sched_proc *next = &two.next, *prev = &two.prev;
 	struct d_firing f;
 	int32_t prev_tid = (int32_t)prov_tp_uint(st->prev_pid, rec->raw, rec->raw_size);
 	int32_t next_tid = (int32_t)prov_tp_uint(st->next_pid, rec->raw, rec->raw_size);
 	sched_counter_values(st, rec, val, delta, prov_cfg(r)->pmc_multiplex);
+	sched_fill_blocks(st, two.blocks, val, delta);
 	prov_firing_from_sample(r, rec, &f, kbuf, ubuf, 128);
 	f.df_execname = prov_tp_str(st->prev_comm, rec->raw, rec->raw_size, prev_comm, sizeof(prev_comm));
 	prov_tp_str(st->next_comm, rec->raw, rec->raw_size, next_comm, sizeof(next_comm));
@@ -393,7 +434,7 @@ sched_decode_switch(struct prov_registry *r, struct sched_state *st,
 	f.df_args[0] = f.df_args[1] = (uint64_t)(uintptr_t)next;
 	f.df_args[2] = prov_tp_uint(st->prev_state, rec->raw, rec->raw_size);
 	f.df_args[3] = prov_tp_uint(st->next_prio, rec->raw, rec->raw_size);
-	int rc = sched_fire_list(st->off, st->noff, &f, val, delta, fire, arg);
+	int rc = sched_fire_list(st->off, st->noff, &f, val, delta, two.blocks, fire, arg);
 	if (rc || !st->non)
 		return rc;
 	/* on-cpu: the arriving thread is now current; the stack was the
@@ -404,7 +445,7 @@ sched_decode_switch(struct prov_registry *r, struct sched_state *st,
 	f.df_nkstack = f.df_nustack = 0;
 	f.df_uregs_ip = 0;
 	f.df_args[0] = f.df_args[1] = (uint64_t)(uintptr_t)prev;
-	return sched_fire_list(st->on, st->non, &f, val, delta, fire, arg);
+	return sched_fire_list(st->on, st->non, &f, val, delta, two.blocks, fire, arg);
 }
 
 static int
@@ -425,7 +466,7 @@ sched_decode_wakeup(struct prov_registry *r, struct sched_state *st,
 	f.df_args[0] = f.df_args[1] = (uint64_t)(uintptr_t)&woken;
 	f.df_args[2] = target;
 	f.df_args[3] = prov_tp_uint(st->wk_prio, rec->raw, rec->raw_size);
-	return sched_fire_list(st->wake, st->nwake, &f, NULL, NULL, fire, arg);
+	return sched_fire_list(st->wake, st->nwake, &f, NULL, NULL, NULL, fire, arg);
 }
 
 static int

@@ -11,4 +11,17 @@ sched::pmc:off-cpu-task-clock, sched::pmc:off-cpu-page-faults { }' -c "$HELPERS/
 [ $rc = 0 ] || { cat err; fail "status $rc"; }
 expect_eq "firings" "$(printf 'src 0 cpu-clock-1000000 1000000 0\ncounters 2 task-clock,page-faults\nsrc 0 cpu-clock-1000000 0 1000000')" "$(grep -v '^$' out)"
 expect_grep '^pmctrace: sched::pmc: counters ran 100.0% of the time they were enabled (-x pmcmultiplex)$' err
+# sched::pmc:off-cpu with no counter: the seed's block of all counters,
+# in counter-src order (arg4 values, arg5 deltas)
+"$PMCTRACE" -qn '
+sched::pmc:off-cpu-task-clock, sched::pmc:off-cpu-page-faults { }
+sched::pmc:off-cpu /pid == $target/ { @size = max(args[4]->size); @t = sum(args[5]->values[0]); }
+END { printa("size %@d\n", @size); printa("task-clock %@d\n", @t); }' \
+    -c "$HELPERS/pmct_spin 0.5 cputime" >out 2>err; rc=$?
+[ $rc = 0 ] || { cat err; fail "block status $rc"; }
+expect_grep '^size 24$' out
+t=$(sed -n 's/^task-clock //p' out)
+want=$(sed -n 's/^cputime //p' err)
+awk -v g="$t" -v w="$want" 'BEGIN { r = g / w; exit !(r > 0.85 && r < 1.15) }' ||
+    fail "block task-clock $t ns, getrusage $want ns"
 exit 0
