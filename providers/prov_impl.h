@@ -148,6 +148,24 @@ void prov_firing_ustack(struct d_firing *f, const struct smp_record *rec, uint64
  * hands d_uses_stacks() bits, or 1 when it only says "something". */
 int prov_wants_ustack(const struct prov_registry *r);
 
+/* Counters read at an entry tracepoint and its exit (pmcpair.c). */
+#include "pmu/pmu.h"
+#define PROV_PAIR_MAX 8
+struct prov_pmcpair {
+	int ncounters;
+	struct pmu_counter counters[PROV_PAIR_MAX];
+	int member_evidx[PROV_PAIR_MAX];
+	uint64_t entry[PROV_MAX_CPUS][PROV_PAIR_MAX];
+	uint8_t seen[PROV_MAX_CPUS];
+};
+int prov_pmcpair_add_counter(struct prov_registry *r, struct prov_pmcpair *pp, const char *name);
+int prov_pmcpair_enable(struct prov_registry *r, struct smp_session *s, struct prov_pmcpair *pp,
+    const struct prov_ops *ops, const struct prov_tp *entry, const struct prov_tp *exit,
+    uint64_t entry_cookie, uint64_t exit_cookie);
+void prov_pmcpair_entry(struct prov_pmcpair *pp, const struct smp_record *rec);
+void prov_pmcpair_exit(struct prov_pmcpair *pp, const struct smp_record *rec,
+    uint64_t *val, uint64_t *delta);
+
 /* Thread group of a thread (cached; /proc fallback). */
 int32_t prov_tgid(struct prov_registry *r, int32_t tid);
 

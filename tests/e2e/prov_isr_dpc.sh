@@ -17,4 +17,19 @@ grep -Eq '^  (TIMER|RCU|SCHED) +[0-9]+$' out || { cat out; fail "no TIMER/RCU/SC
 if grep -q virtio /proc/interrupts || grep -q ahci /proc/interrupts || grep -q nvme /proc/interrupts; then
 	grep -Eq '^  [a-z].* +[0-9]+ +[0-9]+$' out || { cat out; fail "no interrupt handlers seen during disk writes"; }
 fi
+# isr::pmc:isr-<counter>: the counter read at entry and exit; task-clock
+# accrued inside the handler matches the handler's measured duration.
+"$PMCTRACE" -qn '
+isr::pmc:isr-task-clock { @n = count(); @c = sum(arg5); @d = sum(arg6); }
+tick-2s { printa("n %@d\n", @n); printa("c %@d\n", @c); printa("d %@d\n", @d); exit(0); }' >out 2>err &
+p=$!
+sleep 0.5
+dd if=/dev/zero of=./ddfile bs=64k count=200 oflag=direct 2>/dev/null
+wait $p; rc=$?
+[ $rc = 0 ] || { cat err; fail "isr::pmc status $rc"; }
+n=$(sed -n 's/^n //p' out); c=$(sed -n 's/^c //p' out); d=$(sed -n 's/^d //p' out)
+if [ -n "$n" ] && [ "$n" -gt 0 ]; then
+	awk -v c="$c" -v d="$d" 'BEGIN { exit !(c > 0 && c <= d * 1.2 + 100000) }' ||
+	    fail "isr::pmc: task-clock in handlers $c ns against $d ns of handler time"
+fi
 exit 0

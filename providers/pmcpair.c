@@ -1,0 +1,117 @@
+/*
+ * pmcpair.c — counters read at an entry and at the matching exit
+ * (isr::pmc:isr-<counter>, dpc::pmc:dpc-<counter>).
+ *
+ * The entry tracepoint leads a group, the exit tracepoint samples as a
+ * member and the counters are silent members, so both the entry and the
+ * exit samples carry a read of the whole group (PERF_SAMPLE_READ with
+ * FORMAT_GROUP).  The exit's values minus the entry's on the same CPU are
+ * what the handler itself accrued.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pmu/pmu.h"
+#include "providers/prov_impl.h"
+
+int
+prov_pmcpair_add_counter(struct prov_registry *r, struct prov_pmcpair *pp, const char *name)
+{
+	struct pmu_ctx *pmu = prov_cfg(r)->pmu;
+	struct pmu_counter c;
+	char err[512];
+	if (!pmu || pmu_resolve(pmu, name, &c, err, sizeof(err)) < 0)
+		return prov_errf(r, "%s", pmu ? err : "the PMU layer is not available");
+	if (c.is_hardware && !pmu_hw_available(pmu)) {
+		pmu_explain_unavailable(pmu, name, err, sizeof(err));
+		return prov_errf(r, "%s", err);
+	}
+	for (int i = 0; i < pp->ncounters; i++)
+		if (!strcmp(pp->counters[i].canonical, c.canonical))
+			return i;
+	if (pp->ncounters == PROV_PAIR_MAX)
+		return prov_errf(r, "at most %d counters can be read per handler", PROV_PAIR_MAX);
+	pp->counters[pp->ncounters] = c;
+	struct pmu_plan plan;
+	if (pmu_plan(pmu, pp->counters, pp->ncounters + 1,
+	    prov_cfg(r)->pmc_multiplex ? PMU_PLAN_MULTIPLEX : 0, &plan, err, sizeof(err)) < 0)
+		return prov_errf(r, "%s", err);
+	return pp->ncounters++;
+}
+
+static void
+prov_pmcpair_member(struct smp_event_spec *sp, int leader)
+{
+	sp->attr.size = sizeof(sp->attr);
+	sp->attr.disabled = 0;
+	/* the kernel refuses a member whose clock differs from the leader's */
+	sp->attr.use_clockid = 1;
+	sp->attr.clockid = 1;
+	sp->attr.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID |
+	    PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	sp->scope = SMP_EACH_CPU;
+	sp->group_leader = leader;
+}
+
+int
+prov_pmcpair_enable(struct prov_registry *r, struct smp_session *s, struct prov_pmcpair *pp,
+    const struct prov_ops *ops, const struct prov_tp *entry, const struct prov_tp *exit,
+    uint64_t entry_cookie, uint64_t exit_cookie)
+{
+	int leader = prov_tp_add(r, s, ops, entry, entry_cookie, -1, 1);
+	if (leader < 0)
+		return -1;
+	struct smp_event_spec sp;
+	memset(&sp, 0, sizeof(sp));
+	prov_tp_attr(exit, &sp.attr, prov_cfg(r)->want_callchains & 3);
+	sp.attr.sample_type |= PERF_SAMPLE_READ;
+	prov_pmcpair_member(&sp, leader);
+	sp.name = exit->name;
+	sp.owner = (void *)ops;
+	sp.cookie = exit_cookie;
+	if (smp_add_event(s, &sp, NULL) < 0)
+		return prov_errf(r, "%s", smp_errmsg(s));
+	for (int i = 0; i < pp->ncounters; i++) {
+		memset(&sp, 0, sizeof(sp));
+		sp.attr = pp->counters[i].attr;
+		sp.attr.sample_period = 0;
+		sp.attr.freq = 0;
+		prov_pmcpair_member(&sp, leader);
+		sp.name = pp->counters[i].name;
+		if (smp_add_event(s, &sp, &pp->member_evidx[i]) < 0)
+			return prov_errf(r, "%s", smp_errmsg(s));
+	}
+	return 0;
+}
+
+static void
+prov_pmcpair_values(const struct prov_pmcpair *pp, const struct smp_record *rec, uint64_t *val)
+{
+	memset(val, 0, sizeof(uint64_t) * PROV_PAIR_MAX);
+	for (uint32_t j = 0; rec->read && j < rec->read->nr && j < SMP_READ_MAX; j++)
+		for (int i = 0; i < pp->ncounters; i++)
+			if (rec->read->v[j].evidx == pp->member_evidx[i])
+				val[i] = rec->read->v[j].value;
+}
+
+void
+prov_pmcpair_entry(struct prov_pmcpair *pp, const struct smp_record *rec)
+{
+	if (rec->cpu >= PROV_MAX_CPUS)
+		return;
+	prov_pmcpair_values(pp, rec, pp->entry[rec->cpu]);
+	pp->seen[rec->cpu] = 1;
+}
+
+void
+prov_pmcpair_exit(struct prov_pmcpair *pp, const struct smp_record *rec,
+    uint64_t *val, uint64_t *delta)
+{
+	prov_pmcpair_values(pp, rec, val);
+	memset(delta, 0, sizeof(uint64_t) * PROV_PAIR_MAX);
+	if (rec->cpu >= PROV_MAX_CPUS || !pp->seen[rec->cpu])
+		return;
+	for (int i = 0; i < pp->ncounters; i++)
+		delta[i] = val[i] - pp->entry[rec->cpu][i];
+	pp->seen[rec->cpu] = 0;
+}
