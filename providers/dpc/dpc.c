@@ -8,6 +8,10 @@
  * (softirq: the vector's name, "NET_RX"...; tasklet and timer: the callback
  * address, for func()/sym()), arg2 = 0, arg3 = the softirq vector or the
  * tasklet/timer object address, arg4 = duration in ns.
+ *
+ * dpc::pmc:dpc-<counter> (and thread-, timer-) fire at the same time with
+ * the counter read at entry and exit (see pmcpair.c): arg4 = its per-CPU
+ * value at the exit, arg5 = what the handler accrued, arg6 = the duration.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -35,16 +39,24 @@ static const char *const dpc_vec_names[] = {
 struct dpc_kind_state {
 	struct prov_tp entry, exit;
 	const struct prov_tp_field *e_id, *e_fn, *x_id;
-	uint32_t probe;
+	uint32_t probe;			/* the plain probe if enabled */
 	struct prov_interval open[PROV_MAX_CPUS];
+	struct prov_pmcpair pmc;
+	struct { uint32_t id; int counter; } pmcfire[16];
+	int npmcfire;
 };
 
 struct dpc_state {
 	struct dpc_kind_state k[DK_N];
 };
 
-static const char *const dpc_args_vec[] = { "uint64_t", "string", "int", "int", "uint64_t" };
-static const char *const dpc_args_fn[] = { "uint64_t", "uintptr_t", "int", "uintptr_t", "uint64_t" };
+static const char *const dpc_args_vec[] = { "uint64_t", "string", "int", "int", "uint64_t",
+	"uint64_t", "uint64_t" };
+static const char *const dpc_args_fn[] = { "uint64_t", "uintptr_t", "int", "uintptr_t", "uint64_t",
+	"uint64_t", "uint64_t" };
+
+/* pp_param: [0] kind, [1] counter index + 1 for the ::pmc: probes */
+enum { DP_KIND, DP_COUNTER };
 
 static struct dpc_state *
 dpc_state_get(struct prov_registry *r)
@@ -55,23 +67,56 @@ dpc_state_get(struct prov_registry *r)
 	return st;
 }
 
+/* The three static probes and every dpc::pmc: probe made so far. */
 static int
 dpc_emit(struct prov_registry *r, const struct d_probe_desc *pd, d_probe_cb cb, void *arg)
 {
-	int n = 0;
 	for (int k = 0; k < DK_N; k++) {
 		struct prov_probe *p = prov_add(r, &prov_dpc_ops, "", "", dpc_sources[k].probe);
 		if (!p)
 			return prov_errf(r, "out of memory");
-		p->pp_param[0] = (uint64_t)k;
+		p->pp_param[DP_KIND] = (uint64_t)k;
 		prov_set_args(p, 5, k == DK_DPC ? dpc_args_vec : dpc_args_fn);
-		if (!prov_desc_match(pd, &p->pp_info))
+	}
+	int n = 0;
+	for (uint32_t id = 1; id < prov_nprobes(r); id++) {
+		struct prov_probe *p = prov_by_id(r, id);
+		if (p->pp_ops != &prov_dpc_ops || !prov_desc_match(pd, &p->pp_info))
 			continue;
 		if (cb && cb(arg, &p->pp_info) < 0)
 			return -1;
 		n++;
 	}
 	return n;
+}
+
+/* dpc::pmc:<probe>-<counter>, made on demand. */
+static int
+dpc_match(struct prov_registry *r, const struct d_probe_desc *pd, d_probe_cb cb, void *arg)
+{
+	const char *name = pd->dpd_name;
+	if (!pd->dpd_func || strcmp(pd->dpd_func, "pmc") || !name || prov_has_glob(name) ||
+	    prov_cfg(r)->replay || prov_find(r, "dpc", "", "pmc", name))
+		return dpc_emit(r, pd, cb, arg);
+	for (int k = 0; k < DK_N; k++) {
+		size_t len = strlen(dpc_sources[k].probe);
+		if (strncmp(name, dpc_sources[k].probe, len) || name[len] != '-')
+			continue;
+		struct dpc_state *st = dpc_state_get(r);
+		if (!st)
+			return prov_errf(r, "out of memory");
+		int idx = prov_pmcpair_add_counter(r, &st->k[k].pmc, name + len + 1);
+		if (idx < 0 || prov_note_group_counter(r, name + len + 1) < 0)
+			return -1;
+		struct prov_probe *p = prov_add(r, &prov_dpc_ops, "", "pmc", name);
+		if (!p)
+			return prov_errf(r, "out of memory");
+		p->pp_param[DP_KIND] = (uint64_t)k;
+		p->pp_param[DP_COUNTER] = (uint64_t)idx + 1;
+		prov_set_args(p, 7, k == DK_DPC ? dpc_args_vec : dpc_args_fn);
+		break;
+	}
+	return dpc_emit(r, pd, cb, arg);
 }
 
 static int
@@ -88,23 +133,50 @@ dpc_load(struct prov_registry *r, struct dpc_kind_state *ks, const struct dpc_so
 	return 0;
 }
 
+/* Which probes fire at each kind's exit; counter probes make a group. */
+static void
+dpc_plan(struct prov_registry *r, struct dpc_state *st)
+{
+	for (int k = 0; k < DK_N; k++) {
+		st->k[k].probe = 0;
+		st->k[k].npmcfire = 0;
+	}
+	for (uint32_t id = 1; id < prov_nprobes(r); id++) {
+		struct prov_probe *p = prov_by_id(r, id);
+		if (p->pp_ops != &prov_dpc_ops || !prov_is_enabled(r, id))
+			continue;
+		struct dpc_kind_state *ks = &st->k[p->pp_param[DP_KIND]];
+		if (!p->pp_param[DP_COUNTER])
+			ks->probe = id;
+		else if (ks->npmcfire < 16) {
+			ks->pmcfire[ks->npmcfire].id = id;
+			ks->pmcfire[ks->npmcfire++].counter = (int)p->pp_param[DP_COUNTER] - 1;
+		}
+	}
+}
+
 static int
 dpc_enable(struct prov_registry *r, struct smp_session *s)
 {
-	struct dpc_state *st = NULL;
+	struct dpc_state *st = dpc_state_get(r);
+	if (!st)
+		return prov_errf(r, "out of memory");
+	dpc_plan(r, st);
 	for (int k = 0; k < DK_N; k++) {
-		struct prov_probe *p = prov_find(r, "dpc", "", "", dpc_sources[k].probe);
-		if (!p || !prov_is_enabled(r, p->pp_info.dp_id))
-			continue;
-		if (!st && !(st = dpc_state_get(r)))
-			return prov_errf(r, "out of memory");
 		struct dpc_kind_state *ks = &st->k[k];
-		ks->probe = p->pp_info.dp_id;
 		uint64_t cookie = (uint64_t)k * 2;
-		if (dpc_load(r, ks, &dpc_sources[k]) < 0 ||
-		    prov_tp_add(r, s, &prov_dpc_ops, &ks->entry, cookie, -1, 0) < 0 ||
-		    prov_tp_add(r, s, &prov_dpc_ops, &ks->exit, cookie + 1, -1, 0) < 0)
+		if (!ks->probe && !ks->npmcfire)
+			continue;
+		if (dpc_load(r, ks, &dpc_sources[k]) < 0)
 			return -1;
+		if (ks->npmcfire) {
+			if (prov_pmcpair_enable(r, s, &ks->pmc, &prov_dpc_ops, &ks->entry, &ks->exit,
+			    cookie, cookie + 1) < 0)
+				return -1;
+		} else if (prov_tp_add(r, s, &prov_dpc_ops, &ks->entry, cookie, -1, 0) < 0 ||
+		    prov_tp_add(r, s, &prov_dpc_ops, &ks->exit, cookie + 1, -1, 0) < 0) {
+			return -1;
+		}
 	}
 	return 0;
 }
@@ -126,9 +198,27 @@ dpc_claim(struct prov_registry *r, struct smp_session *s, int evidx)
 		if (!st || dpc_load(r, &st->k[k], src) < 0 ||
 		    dpc_emit(r, &(struct d_probe_desc){ 0 }, NULL, NULL) < 0)
 			return -1;
-		st->k[k].probe = prov_find(r, "dpc", "", "", src->probe)->pp_info.dp_id;
 		return prov_claim(r, evidx, &prov_dpc_ops,
 		    (uint64_t)k * 2 + (strcmp(ev->name, en) ? 1 : 0));
+	}
+	return 0;
+}
+
+static int
+dpc_fire_pmc(struct dpc_kind_state *ks, const struct smp_record *rec, struct d_firing *f,
+    prov_fire_fn fire, void *arg)
+{
+	uint64_t val[PROV_PAIR_MAX], delta[PROV_PAIR_MAX];
+	prov_pmcpair_exit(&ks->pmc, rec, val, delta);
+	f->df_args[6] = f->df_args[4];
+	f->df_nargs = 7;
+	for (int i = 0; i < ks->npmcfire; i++) {
+		f->df_probe = ks->pmcfire[i].id;
+		f->df_args[4] = val[ks->pmcfire[i].counter];
+		f->df_args[5] = delta[ks->pmcfire[i].counter];
+		int rc = fire(arg, f);
+		if (rc)
+			return rc;
 	}
 	return 0;
 }
@@ -140,7 +230,6 @@ dpc_fire(struct prov_registry *r, struct dpc_kind_state *ks, int kind,
 	uint64_t kbuf[128], ubuf[128];
 	struct d_firing f;
 	prov_firing_from_sample(r, rec, &f, kbuf, ubuf, 128);
-	f.df_probe = ks->probe;
 	f.df_args[0] = iv->pi_start;
 	if (kind == DK_DPC)
 		f.df_args[1] = (uint64_t)(uintptr_t)(iv->pi_id < 10 ? dpc_vec_names[iv->pi_id] : "?");
@@ -149,7 +238,13 @@ dpc_fire(struct prov_registry *r, struct dpc_kind_state *ks, int kind,
 	f.df_args[3] = iv->pi_id;
 	f.df_args[4] = rec->time - iv->pi_start;
 	f.df_nargs = 5;
-	return fire(arg, &f);
+	if (ks->probe) {
+		f.df_probe = ks->probe;
+		int rc = fire(arg, &f);
+		if (rc)
+			return rc;
+	}
+	return ks->npmcfire ? dpc_fire_pmc(ks, rec, &f, fire, arg) : 0;
 }
 
 static int
@@ -164,7 +259,11 @@ dpc_decode(struct prov_registry *r, const struct smp_record *rec, uint64_t cooki
 	struct prov_interval *iv = prov_interval_slot(ks->open, rec->cpu);
 	if (!iv)
 		return 0;
+	if (prov_cfg(r)->replay && !ks->probe)
+		dpc_plan(r, st);
 	if ((cookie & 1) == 0) {
+		if (ks->npmcfire)
+			prov_pmcpair_entry(&ks->pmc, rec);
 		iv->pi_start = rec->time;
 		iv->pi_id = prov_tp_uint(ks->e_id, rec->raw, rec->raw_size);
 		snprintf(iv->pi_label, sizeof(iv->pi_label), "%llx",
@@ -172,8 +271,7 @@ dpc_decode(struct prov_registry *r, const struct smp_record *rec, uint64_t cooki
 		iv->pi_active = 1;
 		return 0;
 	}
-	if (!iv->pi_active || iv->pi_id != prov_tp_uint(ks->x_id, rec->raw, rec->raw_size) ||
-	    !prov_is_enabled(r, ks->probe))
+	if (!iv->pi_active || iv->pi_id != prov_tp_uint(ks->x_id, rec->raw, rec->raw_size))
 		return 0;
 	iv->pi_active = 0;
 	return dpc_fire(r, ks, kind, iv, rec, fire, arg);
@@ -190,7 +288,7 @@ dpc_list(struct prov_registry *r, const struct d_probe_desc *pd, d_probe_cb cb, 
 const struct prov_ops prov_dpc_ops = {
 	.po_name = "dpc",
 	.po_list = dpc_list,
-	.po_match = dpc_emit,
+	.po_match = dpc_match,
 	.po_enable = dpc_enable,
 	.po_claim = dpc_claim,
 	.po_decode = dpc_decode,

@@ -32,4 +32,14 @@ if [ -n "$n" ] && [ "$n" -gt 0 ]; then
 	awk -v c="$c" -v d="$d" 'BEGIN { exit !(c > 0 && c <= d * 1.2 + 100000) }' ||
 	    fail "isr::pmc: task-clock in handlers $c ns against $d ns of handler time"
 fi
+# dpc::pmc:dpc-<counter>: the same for softirqs; RCU and TIMER run on any
+# machine, and task-clock inside them cannot exceed their duration much.
+"$PMCTRACE" -qn '
+dpc::pmc:dpc-task-clock { @c = sum(arg5); @d = sum(arg6); @n = count(); }
+tick-1s { printa("n %@d\n", @n); printa("c %@d\n", @c); printa("d %@d\n", @d); exit(0); }' >out 2>err; rc=$?
+[ $rc = 0 ] || { cat err; fail "dpc::pmc status $rc"; }
+n=$(sed -n 's/^n //p' out); c=$(sed -n 's/^c //p' out); d=$(sed -n 's/^d //p' out)
+[ -n "$n" ] && [ "$n" -gt 0 ] || { cat out err; fail "no dpc::pmc:dpc-task-clock firings"; }
+awk -v c="$c" -v d="$d" 'BEGIN { exit !(c > 0 && c <= d * 1.2 + 100000) }' ||
+    fail "dpc::pmc: task-clock in softirqs $c ns against $d ns"
 exit 0
