@@ -39,6 +39,7 @@ extern volatile sig_atomic_t cli_interrupted;
 int cli_compile_all(struct cli_ctx *cx);
 char *cli_replace_all(const char *s, const char *from, const char *to);
 int cli_list(struct cli_ctx *cx);
+int cli_list_descriptions_only(const struct cli_opts *o);
 int cli_trace(struct cli_ctx *cx);
 int cli_spawn(struct cli_ctx *cx);
 void cli_release_child(struct cli_ctx *cx);

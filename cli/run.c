@@ -302,7 +302,7 @@ cli_run(struct cli_opts *o)
 		}
 	if (o->npids)
 		d_set_target(cx.dh, o->pids[0]);
-	if (o->nprogs && cli_compile_all(&cx) < 0)
+	if (o->nprogs && !(o->list && cli_list_descriptions_only(o)) && cli_compile_all(&cx) < 0)
 		goto out;
 	if (o->list) {
 		rc = cli_list(&cx);

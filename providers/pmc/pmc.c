@@ -191,7 +191,9 @@ static int
 pmc_list_cb(void *arg, const char *name, int hw)
 {
 	struct prov_registry *r = arg;
-	(void)hw;
+	/* counters this machine cannot open are not its probes */
+	if (hw && !pmu_hw_available(prov_cfg(r)->pmu))
+		return 0;
 	return pmc_make(r, name, PMC_SAMPLE, 0, -1) ? 0 : -1;
 }
 

@@ -7,6 +7,13 @@ cmp -s want out || { diff want out; fail "-l -n dtrace:::BEGIN"; }
 "$PMCTRACE" -l -P profile >out 2>err
 expect_grep '^ *[0-9]*    profile  *profile-997$' out
 expect_grep '^ *[0-9]*    profile  *tick-1s$' out
+# -l -P pmc lists the counters this machine can sample
+"$PMCTRACE" -l -P pmc >out 2>err
+expect_grep '^ *[0-9]*        pmc  *page-faults$' out
+expect_grep '^ *[0-9]*        pmc  *sample-src$' out
+if [ "$("$PMCTRACE" --hw 2>/dev/null | sed -n 's/^  available: //p' | head -1)" = no ]; then
+	! grep -q ' instructionretired$' out || fail "-l -P pmc lists a hardware counter on a machine without a PMU"
+fi
 "$PMCTRACE" -l >out 2>err
 for p in dtrace profile pmc sched isr dpc; do
 	grep -q "^ *[0-9]* *$p " out || fail "-l lists no $p probe"
