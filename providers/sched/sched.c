@@ -43,6 +43,16 @@ struct sched_fire {
 	int counter;		/* -1 for the plain probes */
 };
 
+/* A thread's stacks as it left the CPU, handed back when it returns: as in
+ * DTrace, stack() and ustack() at on-cpu show where the thread slept. */
+#define SCHED_PARKED_SLOTS 4096
+#define SCHED_PARKED_FRAMES 48
+struct sched_parked {
+	int32_t tid;
+	uint16_t nk, nu;
+	uint64_t k[SCHED_PARKED_FRAMES], u[SCHED_PARKED_FRAMES];
+};
+
 struct sched_state {
 	struct prov_tp sw, wk;
 	const struct prov_tp_field *prev_comm, *prev_pid, *prev_state, *next_comm,
@@ -56,6 +66,8 @@ struct sched_state {
 	uint64_t last[PROV_MAX_CPUS][SCHED_MAX_COUNTERS];
 	uint8_t seen[PROV_MAX_CPUS];
 	uint64_t sum_enabled, sum_running;	/* -x pmcmultiplex: the ratio reported */
+	int park;			/* on-cpu probes and the program prints stacks */
+	struct sched_parked parked[SCHED_PARKED_SLOTS];	/* untouched pages cost nothing */
 };
 
 static const char *const sched_args[] = { "struct __pmct_proc *", "struct __pmct_proc *",
@@ -301,6 +313,7 @@ sched_enable(struct prov_registry *r, struct smp_session *s)
 	if (!st)
 		return prov_errf(r, "out of memory");
 	sched_plan_firing(r, st);
+	st->park = st->non && (prov_cfg(r)->want_callchains & 3);
 	if (st->noff || st->non) {
 		if (sched_load_switch(r, st) < 0)
 			return -1;
@@ -408,6 +421,41 @@ sched_fire_list(const struct sched_fire *list, int n, struct d_firing *f,
 	return 0;
 }
 
+/* A direct-mapped table: a thread that collides with another, or has
+ * been away for long, simply comes back without a stack. */
+static void
+sched_park(struct sched_state *st, int32_t tid, const struct d_firing *f)
+{
+	if (!st->park || tid <= 0)
+		return;
+	struct sched_parked *p = &st->parked[(uint32_t)tid % SCHED_PARKED_SLOTS];
+	p->tid = tid;
+	p->nk = (uint16_t)(f->df_nkstack < SCHED_PARKED_FRAMES ? f->df_nkstack : SCHED_PARKED_FRAMES);
+	p->nu = (uint16_t)(f->df_nustack < SCHED_PARKED_FRAMES ? f->df_nustack : SCHED_PARKED_FRAMES);
+	if (p->nk)
+		memcpy(p->k, f->df_kstack, p->nk * sizeof(uint64_t));
+	if (p->nu)
+		memcpy(p->u, f->df_ustack, p->nu * sizeof(uint64_t));
+}
+
+static void
+sched_unpark(struct sched_state *st, int32_t tid, struct d_firing *f,
+    uint64_t *kbuf, uint64_t *ubuf)
+{
+	struct sched_parked *p = st->park && tid > 0 ?
+	    &st->parked[(uint32_t)tid % SCHED_PARKED_SLOTS] : NULL;
+	f->df_nkstack = f->df_nustack = 0;
+	if (!p || p->tid != tid)
+		return;
+	memcpy(kbuf, p->k, p->nk * sizeof(uint64_t));
+	memcpy(ubuf, p->u, p->nu * sizeof(uint64_t));
+	f->df_kstack = kbuf;
+	f->df_ustack = ubuf;
+	f->df_nkstack = p->nk;
+	f->df_nustack = p->nu;
+	p->tid = 0;
+}
+
 static int
 sched_decode_switch(struct prov_registry *r, struct sched_state *st,
     const struct smp_record *rec, prov_fire_fn fire, void *arg)
@@ -442,7 +490,8 @@ sched_decode_switch(struct prov_registry *r, struct sched_state *st,
 	f.df_pid = next->pid;
 	f.df_tid = next_tid;
 	f.df_execname = next_comm;
-	f.df_nkstack = f.df_nustack = 0;
+	sched_park(st, prev_tid, &f);
+	sched_unpark(st, next_tid, &f, kbuf, ubuf);
 	f.df_uregs_ip = 0;
 	f.df_args[0] = f.df_args[1] = (uint64_t)(uintptr_t)prev;
 	return sched_fire_list(st->on, st->non, &f, val, delta, two.blocks, fire, arg);
