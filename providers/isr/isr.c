@@ -126,12 +126,14 @@ isr_plan(struct prov_registry *r, struct isr_state *st)
 static int
 isr_enable(struct prov_registry *r, struct smp_session *s)
 {
-	struct isr_state *st = prov_state(r, &prov_isr_ops);
-	if (!st && !prov_find(r, "isr", "", "", "isr"))
-		return 0;
-	if (!(st = isr_load(r)))
+	struct isr_state *st = isr_state_get(r);
+	if (!st)
 		return -1;
 	isr_plan(r, st);
+	if (!st->probe && !st->npmcfire)
+		return 0;	/* no isr probe in the program: leave tracefs alone */
+	if (!isr_load(r))
+		return -1;
 	if (st->npmcfire)
 		return prov_pmcpair_enable(r, s, &st->pmc, &prov_isr_ops, &st->entry, &st->exit,
 		    COOKIE_ENTRY, COOKIE_EXIT);
