@@ -132,7 +132,7 @@ run: deps pmctrace
 	@rm -f $(RUN_DATA)
 	./pmctrace -E $(RUN_DATA) -x stackframes=12 -x ustackframes=12 -x aggsize=64m -q \
 	  -n 'profile-997 { @[execname, stack(), ustack()] = count(); } tick-5s { trunc(@, 10); exit(0); }'
-	./pmctrace -E $(RUN_DATA) -x aggsize=64m -q -n 'profile-* { @[execname, stack(), ustack()] = count(); }' -o pmctrace-run.svg
+	./pmctrace -E $(RUN_DATA) -x stackframes=16 -x ustackframes=16 -x aggsize=64m -q -n 'profile-* { @[execname, stack(), ustack()] = count(); }' -o pmctrace-run.svg
 	@echo "flame graph: pmctrace-run.svg (recording: $(RUN_DATA), readable by perf report too)"
 
 bench: deps pmctrace
