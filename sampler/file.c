@@ -405,7 +405,9 @@ smp_compressed(struct smp_session *s, const unsigned char *p, size_t n, uint64_t
 	int err = smp_file_records(s, f->zbuf, &zpos, f->zlen, 1, INT32_MAX);
 	if (err)
 		return err;
-	memmove(f->zbuf, f->zbuf + zpos, f->zlen - zpos);
+	/* an empty payload leaves zbuf NULL: memmove(NULL, NULL, 0) is UB */
+	if (zpos)
+		memmove(f->zbuf, f->zbuf + zpos, f->zlen - zpos);
 	f->zlen -= zpos;
 	return 0;
 }
