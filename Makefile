@@ -94,6 +94,7 @@ $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $$(call test_objs,$$*)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -fsanitize=fuzzer -o $@ $< $(call test_objs,$*) $(LDLIBS)
 
 fuzz:
+	@sh tests/deps.sh clang libclang-rt-14-dev
 	$(MAKE) BUILD=build-fuzz CC=clang OPT=-O1 \
 	  SAN="-fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 	  $(FUZZ_SRCS:tests/fuzz/%.c=build-fuzz/fuzz/%)
