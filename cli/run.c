@@ -421,6 +421,7 @@ cli_loop(struct cli_ctx *cx)
 		if (cx->idle) {
 			poll(NULL, 0, 100);
 			d_tick(cx->dh, cli_now());
+			fflush(cx->out);
 			if (cli_target_gone(cx))
 				break;
 			continue;
@@ -435,6 +436,8 @@ cli_loop(struct cli_ctx *cx)
 			break;
 		cli_report_drops(cx);
 		d_tick(cx->dh, cli_now());
+		/* as dtrace(1): what was traced reaches a file or pipe promptly */
+		fflush(cx->out);
 		if (cli_target_gone(cx)) {
 			cli_drain(cx);
 			break;
@@ -469,6 +472,7 @@ cli_trace(struct cli_ctx *cx)
 		return 1;
 	if (d_go(cx->dh) == D_STATUS_EXIT)
 		cx->done = 1;
+	fflush(cx->out);
 	if (!cx->done) {
 		cli_release_child(cx);
 		if (prov_start(cx->reg, cli_fire, cx) == 0)

@@ -4,14 +4,21 @@
 need_root
 # sleep under a name of its own, so that other processes' sleeps do not count.
 cp "$(command -v sleep)" ./ds_off_nap || fail "cannot copy sleep"
-sh -c 'for i in 1 2 3 4 5 6 7 8 9 10; do ./ds_off_nap 0.3; done' & w=$!
-"$PMCTRACE" -s "$TESTROOT/../dscripts/offcpu.d" 2 >out 2>err; rc=$?
-kill $w 2>/dev/null; wait $w 2>/dev/null
-[ $rc = 0 ] || { cat err; fail "exit status $rc"; }
-expect_grep '^ *ds_off_nap  *blocked *$' out
-# In the nap's blocked histogram: the rows are "value |bars count", the
-# 268435456 bucket (268..536 ms) holds the naps.
-n=$(awk '/^ *ds_off_nap  *blocked *$/ { s = 1; next } s && NF == 0 { s = 0 } s && $1 == 268435456 { print $NF }' out)
-[ -n "$n" ] && [ "$n" -ge 3 ] || { cat out; fail "ds_off_nap blocked 0.3 s: bucket 268435456 has '$n', want >= 3"; }
+# One attempt: naps while the script runs 2 s; 0 when the naps show.
+attempt() {
+	sh -c 'for i in 1 2 3 4 5 6 7 8 9 10; do ./ds_off_nap 0.3; done' & w=$!
+	"$PMCTRACE" -s "$TESTROOT/../dscripts/offcpu.d" 2 >out 2>err; rc=$?
+	kill $w 2>/dev/null; wait $w 2>/dev/null
+	[ $rc = 0 ] || { cat err; fail "exit status $rc"; }
+	# In the nap's blocked histogram: the rows are "value |bars count", the
+	# 268435456 bucket (268..536 ms) holds the naps.
+	n=$(awk '/^ *ds_off_nap  *blocked *$/ { s = 1; next } s && NF == 0 { s = 0 } s && $1 == 268435456 { print $NF }' out)
+	[ -n "$n" ] && [ "$n" -ge 3 ]
+}
+attempt || attempt || attempt || {
+	kernel_saw_switch_in ds_off_nap sh -c 'for i in 1 2 3 4 5 6 7 8 9 10; do ./ds_off_nap 0.3; done' ||
+	    skip "the kernel delivered no switch-in records for the naps (perf record saw none either)"
+	cat out; fail "ds_off_nap blocked 0.3 s: bucket 268435456 has '$n', want >= 3"
+}
 expect_grep 'value  *-* Distribution -* count' out
 exit 0

@@ -16,6 +16,7 @@ f=$dir/p13io.$$
 "$PMCTRACE" -l -P io >list 2>&1
 grep -Eq ' io +start$' list && grep -Eq ' io +done$' list || { cat list; fail "io probes not listed"; }
 "$PMCTRACE" -qn '
+BEGIN { printf("ready\n"); }
 io:::start /execname == "p13dd" && args[0]->b_bcount == 65536/ {
 	@s[args[0]->b_flags & B_WRITE ? "W" : "R"] = count();
 	printf("start %d %s %d %s\n", pid, execname, args[0]->b_bcount, args[1]->dev_statname);
@@ -23,7 +24,7 @@ io:::start /execname == "p13dd" && args[0]->b_bcount == 65536/ {
 io:::done /args[0]->b_bcount == 65536/ { @d[args[0]->b_error, args[2]->fi_name] = count(); }
 tick-2s { exit(0); }' >out 2>err &
 p=$!
-sleep 0.7
+wait_ready out
 ./p13dd if=/dev/zero of="$f" bs=64k count=20 oflag=direct 2>/dev/null &
 dd=$!
 wait $dd
@@ -37,12 +38,23 @@ grep -Eq '^  W +(2[0-9]|[3-9][0-9])$' out || { cat out; fail "b_flags lacks B_WR
 # Completions arrive from interrupts and the kernel may merge requests,
 # so their count varies with load; that io:::done fires, with error 0 and
 # the request's size, is what is checked.
-grep -Eq '^ +0  <none> +[0-9]+$' out || { cat out; fail "no io:::done with error 0 for the 64k writes"; }
+if ! grep -Eq '^ +0  <none> +[0-9]+$' out; then
+	# This kernel may emit block_rq_issue but no block_rq_complete at all
+	# (perf record sees none either): then io:::done cannot fire.
+	command -v perf >/dev/null || { cat out; fail "no io:::done with error 0 for the 64k writes"; }
+	perf record -q -a -e block:block_rq_complete -o p13blk.data -- \
+	    ./p13dd if=/dev/zero of="$f" bs=64k count=20 oflag=direct 2>/dev/null
+	rm -f "$f"
+	n=$(perf script -i p13blk.data 2>/dev/null | grep -c block_rq_complete)
+	rm -f p13blk.data
+	[ "$n" -eq 0 ] || { cat out; fail "no io:::done with error 0 (perf record saw $n block_rq_complete)"; }
+	echo "note: the kernel emits no block_rq_complete here (perf record saw none); io:::done not checked"
+fi
 
 # the issue's one-liner, as written
 "$PMCTRACE" -n 'io:::start { printf("%d %s %d", pid, execname, args[0]->b_bcount); }' >out2 2>err2 &
 p=$!
-sleep 0.7
+sleep 1.5	# the one-liner as written has no BEGIN to say it is ready
 ./p13dd if=/dev/zero of="$f" bs=64k count=5 oflag=direct 2>/dev/null &
 dd=$!
 wait $dd

@@ -4,11 +4,12 @@
 need_root
 [ -d /sys/kernel/tracing/events/irq/irq_handler_entry ] || skip "no irq tracepoints"
 "$PMCTRACE" -qn '
+BEGIN { printf("ready\n"); }
 isr:::isr { @isr[args[1], arg3] = count(); @dur = max(arg4); }
 dpc:::dpc { @dpc[args[1]] = count(); }
 tick-2s { exit(0); }' >out 2>err &
 p=$!
-sleep 0.5
+wait_ready out
 dd if=/dev/zero of=./ddfile bs=64k count=200 oflag=direct 2>/dev/null
 sync
 wait $p; rc=$?
@@ -20,10 +21,11 @@ fi
 # isr::pmc:isr-<counter>: the counter read at entry and exit; task-clock
 # accrued inside the handler matches the handler's measured duration.
 "$PMCTRACE" -qn '
+BEGIN { printf("ready\n"); }
 isr::pmc:isr-task-clock { @n = count(); @c = sum(arg5); @d = sum(arg6); }
 tick-2s { printa("n %@d\n", @n); printa("c %@d\n", @c); printa("d %@d\n", @d); exit(0); }' >out 2>err &
 p=$!
-sleep 0.5
+wait_ready out
 dd if=/dev/zero of=./ddfile bs=64k count=200 oflag=direct 2>/dev/null
 wait $p; rc=$?
 [ $rc = 0 ] || { cat err; fail "isr::pmc status $rc"; }
