@@ -439,6 +439,9 @@ cli_loop(struct cli_ctx *cx)
 		/* as dtrace(1): what was traced reaches a file or pipe promptly */
 		fflush(cx->out);
 		if (cli_target_gone(cx)) {
+			/* the parent hears of the exit before the dying task's last
+			 * switch reaches the ring: give it a moment, then drain */
+			poll(NULL, 0, 50);
 			cli_drain(cx);
 			break;
 		}
