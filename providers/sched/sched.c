@@ -473,10 +473,16 @@ sched_decode_switch(struct prov_registry *r, struct sched_state *st,
 	sched_counter_values(st, rec, val, delta, prov_cfg(r)->pmc_multiplex);
 	sched_fill_blocks(st, two.blocks, val, delta);
 	prov_firing_from_sample(r, rec, &f, kbuf, ubuf, 128);
+	/* A task's last switch, as it exits, is sampled after its pid is
+	 * unhashed (the sample says pid 0): the payload still names it. */
+	if (prev_tid > 0 && f.df_tid != prev_tid) {
+		f.df_tid = prev_tid;
+		f.df_pid = prov_tgid(r, prev_tid);
+	}
 	f.df_execname = prov_tp_str(st->prev_comm, rec->raw, rec->raw_size, prev_comm, sizeof(prev_comm));
 	prov_tp_str(st->next_comm, rec->raw, rec->raw_size, next_comm, sizeof(next_comm));
 	sched_proc_fill(next, prov_tgid(r, next_tid), next_tid, next_comm, rec->cpu);
-	sched_proc_fill(prev, rec->pid, prev_tid, prev_comm, rec->cpu);
+	sched_proc_fill(prev, f.df_pid, prev_tid, prev_comm, rec->cpu);
 	f.df_mem = &two;
 	f.df_memlen = sizeof(two);
 	f.df_args[0] = f.df_args[1] = (uint64_t)(uintptr_t)next;
