@@ -12,9 +12,6 @@
  * 0 when it was preempted while runnable); sched:::on-cpu, in the context
  * of the thread arriving, measures how long it was away.  Times are in
  * nanoseconds.  The idle threads (pid 0) and pmctrace itself are left out.
- * Then the ten kernel+user stacks where threads spent the most time off
- * the CPU: at on-cpu, stack() and ustack() show where the thread slept
- * (feed them to -o offcpu.svg with -x flamereverse for an off-CPU graph).
  *
  * EXAMPLE: pmctrace -s offcpu.d 2   (a shell running "sleep 0.3" in a loop)
  *
@@ -32,13 +29,6 @@
  *              16384 |@@@@@@@@@@@@@@@@@@@                      174
  *              32768 |@                                        13
  *     ...
- *
- *               vmlinux`__schedule+0x618
- *               vmlinux`schedule+0x23
- *               vmlinux`do_nanosleep+0x87
- *               ...
- *               libc.so.6`__GI___clock_nanosleep+0x3e
- *           2710933270
  */
 
 #pragma D option quiet
@@ -55,7 +45,6 @@ sched:::on-cpu
 /self->ts/
 {
 	@[execname, self->why] = quantize(timestamp - self->ts);
-	@bystack[stack(), ustack()] = sum(timestamp - self->ts);
 	self->ts = 0;
 	self->why = 0;
 }
@@ -69,11 +58,4 @@ profile:::tick-1s
 /$1 && secs >= $1/
 {
 	exit(0);
-}
-
-dtrace:::END
-{
-	printa(@);
-	trunc(@bystack, 10);
-	printa(@bystack);
 }
