@@ -64,7 +64,6 @@ struct sched_state {
 	struct sched_fire off[SCHED_MAX_FIRE], on[SCHED_MAX_FIRE], wake[4];
 	int noff, non, nwake;
 	uint64_t last[PROV_MAX_CPUS][SCHED_MAX_COUNTERS];
-	uint8_t seen[PROV_MAX_CPUS];
 	uint64_t sum_enabled, sum_running;	/* -x pmcmultiplex: the ratio reported */
 	int park;			/* on-cpu probes and the program prints stacks */
 	struct sched_parked parked[SCHED_PARKED_SLOTS];	/* untouched pages cost nothing */
@@ -377,11 +376,13 @@ sched_counter_values(struct sched_state *st, const struct smp_record *rec,
 		for (int i = 0; i < st->ncounters; i++)
 			if (rec->read->v[j].evidx == st->member_evidx[i])
 				val[i] = rec->read->v[j].value;
+	/* The counters start from zero when enabled, so the first switch on
+	 * a CPU bills everything since then: the kernel does not always emit
+	 * the switch that put the leaving thread on the CPU. */
 	for (int i = 0; i < st->ncounters; i++) {
-		delta[i] = st->seen[rec->cpu] ? val[i] - st->last[rec->cpu][i] : 0;
+		delta[i] = val[i] - st->last[rec->cpu][i];
 		st->last[rec->cpu][i] = val[i];
 	}
-	st->seen[rec->cpu] = 1;
 	if (multiplexed)
 		sched_scale(st, rec->read, delta);
 }

@@ -35,5 +35,5 @@ got=$(awk 'NF == 1 { print $1 }' out)
 want=$(sed -n 's/^cputime //p' err)
 [ -n "$got" ] && [ -n "$want" ] || { cat out err; fail "missing figures"; }
 awk -v g="$got" -v w="$want" 'BEGIN { r = g / w; exit !(r > 0.85 && r < 1.15) }' ||
-    fail "task-clock attributed $got ns, getrusage says $want ns"
+    { cat out err; fail "task-clock attributed $got ns, getrusage says $want ns"; }
 exit 0
