@@ -648,10 +648,13 @@ d_compile_text(d_hdl_t *dh, const char *text, const char *file, bool user)
 		d_arena_free(&dh->dh_nodes);
 		return -1;
 	}
+	d_lex_init(&lx, dh, text, file);
+	d_lex_prescan(&lx);	/* options anywhere apply to every clause */
 	dh->dh_t_string->dt_size = (uint32_t)dh->dh_opt[O_STRSIZE];
 	if (dh->dh_macro_used)
 		memset(dh->dh_macro_used, 0, (size_t)dh->dh_macro.dm_argc * sizeof(bool));
 	d_lex_init(&lx, dh, text, file);
+	lx.lx_optsdone = true;
 	d_parse_program(dh, &lx, &pg, d_compile_pclause, &cc);
 	if (user && !cc.cc_nclauses && !dh->dh_opt[O_EMPTY] && !dh->dh_clauses)
 		d_error(dh, D_EMPTY, 0, "empty D program translation unit");
@@ -703,6 +706,12 @@ d_uses_stacks(d_hdl_t *dh)
 			bits |= vk == D_VK_KSTACK ? 1 : vk == D_VK_USTACK ? 2 : 0;
 		}
 	return bits;
+}
+
+int
+d_uses_vtimestamp(d_hdl_t *dh)
+{
+	return dh->dh_uses_vtimestamp;
 }
 
 /* ---- running ----------------------------------------------------------------------- */
@@ -962,9 +971,10 @@ d_proc_read(void *ctx, int32_t pid, struct d_procinfo *out)
 static void
 d_self_firing(d_hdl_t *dh, struct d_firing *f, uint32_t probe)
 {
-	struct timespec ts, wt;
+	struct timespec ts, wt, vt;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	clock_gettime(CLOCK_REALTIME, &wt);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &vt);
 	memset(f, 0, sizeof(*f));
 	f->df_probe = probe;
 	f->df_cpu = 0;
@@ -972,6 +982,8 @@ d_self_firing(d_hdl_t *dh, struct d_firing *f, uint32_t probe)
 	f->df_tid = (int32_t)gettid();
 	f->df_timestamp = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 	f->df_walltimestamp = (uint64_t)wt.tv_sec * 1000000000ULL + (uint64_t)wt.tv_nsec;
+	/* BEGIN and END run in pmctrace's own thread, as in dtrace(1) */
+	f->df_vtimestamp = (uint64_t)vt.tv_sec * 1000000000ULL + (uint64_t)vt.tv_nsec;
 	f->df_execname = dh->dh_selfcomm[0] ? dh->dh_selfcomm : dh->dh_prog;
 	f->df_procinfo = d_proc_read;
 }

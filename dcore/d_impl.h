@@ -170,6 +170,8 @@ struct d_lex {
 	int lx_parens;		/* nesting inside a predicate */
 	int lx_depth;		/* parser recursion depth */
 	bool lx_bol;		/* at the beginning of a line */
+	bool lx_prescan;	/* d_lex_prescan: only apply #pragma D option */
+	bool lx_optsdone;	/* options already applied by d_lex_prescan */
 	struct d_token lx_tok;	/* current */
 	struct d_token lx_ahead;	/* one token of lookahead */
 	bool lx_hasahead;
@@ -179,6 +181,8 @@ struct d_lex {
 
 void d_lex_init(struct d_lex *lx, struct d_hdl *dh, const char *text, const char *file);
 void d_lex_next(struct d_lex *lx);
+/* Apply every "#pragma D option" in the text before anything compiles. */
+void d_lex_prescan(struct d_lex *lx);
 int d_lex_peek(struct d_lex *lx);
 const char *d_lex_tokname(int tok);
 /* "near" text for a syntax error about the current token. */
@@ -628,6 +632,7 @@ struct d_hdl {
 	size_t dh_clbuf_len;
 	bool dh_header_done;
 	bool dh_uses_copyin;		/* d_uses_stacks() bit 4 */
+	bool dh_uses_vtimestamp;	/* d_uses_vtimestamp() */
 	char dh_selfcomm[16];		/* execname of BEGIN/END/ERROR firings */
 	bool dh_going, dh_stopped, dh_exited;
 	int dh_exitcode;

@@ -122,7 +122,7 @@ d_lex_control(struct d_lex *lx)
 		d_parse_pragma(lx, p + 6, (size_t)(e - p - 6));
 		return;
 	}
-	if (p == e)
+	if (p == e || lx->lx_prescan)
 		return;		/* a lone "#" is a null directive */
 	const char *w = p;
 	while (w < e && isalnum((unsigned char)*w))
@@ -167,6 +167,34 @@ d_lex_skip(struct d_lex *lx)
 			return;
 		}
 	}
+}
+
+/* DTrace parses the whole program before it cooks any clause, so a
+ * "#pragma D option" anywhere applies to every clause; dcore compiles each
+ * clause as it is parsed, so the options are applied first by this pass,
+ * which skips comments and literals and sees only the control lines (other
+ * directives and their errors are left to the real pass). */
+void
+d_lex_prescan(struct d_lex *lx)
+{
+	lx->lx_prescan = true;
+	for (;;) {
+		d_lex_skip(lx);
+		if (lx->lx_p >= lx->lx_end)
+			break;
+		char c = *lx->lx_p++;
+		lx->lx_bol = false;
+		if (c != '"' && c != '\'')
+			continue;
+		while (lx->lx_p < lx->lx_end && *lx->lx_p != c && *lx->lx_p != '\n') {
+			if (*lx->lx_p == '\\' && lx->lx_p + 1 < lx->lx_end && lx->lx_p[1] != '\n')
+				lx->lx_p++;
+			lx->lx_p++;
+		}
+		if (lx->lx_p < lx->lx_end && *lx->lx_p == c)
+			lx->lx_p++;
+	}
+	lx->lx_prescan = false;
 }
 
 /* ---- literals ----------------------------------------------------------------- */

@@ -1307,7 +1307,11 @@ d_parse_pragma(struct d_lex *lx, const char *line, size_t len)
 	char w1[64], w2[64], opt[512];
 	if (!pragma_word(&p, e, w1, sizeof(w1)))
 		return;
-	if (strcmp(w1, "error") == 0) {
+	if (lx->lx_prescan && strcmp(w1, "line") != 0) {	/* d_lex_prescan: options only */
+		if (strcmp(w1, "D") != 0 || !pragma_word(&p, e, w2, sizeof(w2)) ||
+		    strcmp(w2, "option") != 0)
+			return;
+	} else if (strcmp(w1, "error") == 0) {
 		while (p < e && isspace((unsigned char)*p))
 			p++;
 		d_error_at(lx, D_PRAGERR, "#pragma error: %.*s", (int)(e - p), p);
@@ -1318,10 +1322,13 @@ d_parse_pragma(struct d_lex *lx, const char *line, size_t len)
 		lx->lx_line = atoi(w2) - 1;
 		return;
 	}
-	if (strcmp(w1, "D") != 0)
+	if (lx->lx_prescan) {
+		/* w2 is "option" */
+	} else if (strcmp(w1, "D") != 0) {
 		return;		/* other pragmas (ident, ...) are not ours */
-	if (!pragma_word(&p, e, w2, sizeof(w2)))
+	} else if (!pragma_word(&p, e, w2, sizeof(w2))) {
 		d_error_at(lx, D_PRAGMA_MALFORM, "malformed #pragma D directive");
+	}
 	if (strcmp(w2, "option") == 0) {
 		int n = 0;
 		while (pragma_word(&p, e, opt, sizeof(opt))) {
@@ -1332,7 +1339,7 @@ d_parse_pragma(struct d_lex *lx, const char *line, size_t len)
 				*eq = '\0';
 				val = eq + 1;
 			}
-			if (d_opt_set(lx->lx_dh, opt, val) != 0) {
+			if (!lx->lx_optsdone && d_opt_set(lx->lx_dh, opt, val) != 0) {
 				if (val)
 					d_error_at(lx, D_PRAGMA_OPTSET, "failed to set option '%s' to '%s': %s",
 					    opt, val, lx->lx_dh->dh_errmsg);

@@ -177,6 +177,65 @@ test_control_lines(void)
 	th_close(&t);
 }
 
+/* Run d_lex_prescan over text; 0 or -1 on error. */
+static int
+prescan(struct th *t, const char *text)
+{
+	jmp_buf jb;
+	struct d_lex lx;
+	t->dh->dh_jmp = &jb;
+	if (setjmp(jb)) {
+		t->dh->dh_jmp = NULL;
+		return -1;
+	}
+	d_lex_init(&lx, t->dh, text, "t.d");
+	d_lex_prescan(&lx);
+	t->dh->dh_jmp = NULL;
+	return 0;
+}
+
+static void
+test_prescan(void)
+{
+	struct th t;
+	int64_t val = 0;
+	th_open(&t);
+	/* options anywhere; comments are skipped, and so are literals, which
+	 * may hold comment openers: an opener inside a string opens nothing */
+	CU_ASSERT_EQUAL(prescan(&t, "BEGIN { x = \"/*\\\"\"; c = '\"'; }\n"
+	    "  #pragma D option strsize=77 aggsortrev\n"
+	    "/*\n#pragma D option bufsize=1k\n*/ // #pragma D option strsize=10\n"
+	    "#pragma error not now\n#pragma D nosuch\n#bogus\n"), 0);
+	d_getopt(t.dh, "strsize", &val);
+	CU_ASSERT_EQUAL(val, 77);
+	d_getopt(t.dh, "aggsortrev", &val);
+	CU_ASSERT_NOT_EQUAL(val, 0);
+	d_getopt(t.dh, "bufsize", &val);
+	CU_ASSERT_NOT_EQUAL(val, 1024);
+	CU_ASSERT_EQUAL(prescan(&t, "#pragma D option nosuch\n"), -1);
+	CU_ASSERT_EQUAL(t.dh->dh_errtag, D_PRAGMA_OPTSET);
+	/* a bad option is reported with its line (after #line markers), before
+	 * the clauses ahead of it are compiled */
+	CU_ASSERT_EQUAL(th_compile(&t, "BEGIN { x = y + \"s\"; }\n# 30 \"x.d\"\n\n#pragma D option nosuch\n"), -1);
+	CU_ASSERT_EQUAL(t.dh->dh_errtag, D_PRAGMA_OPTSET);
+	CU_ASSERT_PTR_NOT_NULL(strstr(d_errmsg(t.dh), "line 31: failed to set option 'nosuch'"));
+	th_close(&t);
+}
+
+static void
+test_late_pragma_compiles(void)
+{
+	struct th t;
+	th_open(&t);
+	/* the option after the clause still applies to it */
+	CU_ASSERT_EQUAL(th_compile(&t, "BEGIN { printf(\"%s|\", strjoin(\"abc\", \"defgh\")); trace(1); }\n"
+	    "#pragma D option strsize=6\n#pragma D option quiet\n"), 0);
+	th_go(&t);
+	d_stop(t.dh);
+	CU_ASSERT_STRING_EQUAL(th_out(&t), "abcde|1\n");
+	th_close(&t);
+}
+
 static const struct cu_test tests[] = {
 	{ "outer context: probe specifiers vs declarations", test_outer_pspec },
 	{ "predicate-closing slash", test_pred_slash },
@@ -184,6 +243,8 @@ static const struct cu_test tests[] = {
 	{ "operators, aggregations, comments", test_operators_comments },
 	{ "macro arguments", test_macros },
 	{ "control lines: #!, #pragma, line markers", test_control_lines },
+	{ "prescan applies #pragma D option only", test_prescan },
+	{ "a pragma after a clause applies to it", test_late_pragma_compiles },
 	{ NULL, NULL }
 };
 
