@@ -131,6 +131,9 @@ cli_on_record(void *arg, const struct smp_record *rec)
 		if (rec->hdr)
 			sym_note_record(cx->sym, rec->hdr);
 		return 0;
+	case PERF_RECORD_SWITCH_CPU_WIDE:
+		prov_note_switch(cx->reg, rec);
+		return 0;
 	case PERF_RECORD_SAMPLE:
 		/* Live, a process that was running before we started is known
 		 * only through /proc: let the symbolizer read it while it lives. */
@@ -157,6 +160,7 @@ cli_add_sideband(struct cli_ctx *cx)
 	sp.attr.mmap = 1;
 	sp.attr.mmap2 = 1;
 	sp.attr.task = 1;
+	sp.attr.context_switch = d_uses_vtimestamp(cx->dh) != 0;
 	sp.attr.sample_id_all = 1;
 	sp.attr.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
 	    PERF_SAMPLE_IDENTIFIER;
@@ -326,6 +330,10 @@ cli_enable(struct cli_ctx *cx)
 	if (!cx->replay && cli_open_sampler(cx) < 0)
 		return -1;
 	prov_set_callchains(cx->reg, d_uses_stacks(cx->dh));
+	if (d_uses_vtimestamp(cx->dh) && prov_use_vclock(cx->reg) < 0) {
+		fprintf(stderr, "%s: %s\n", p, prov_errmsg(cx->reg));
+		return -1;
+	}
 	if (prov_enable(cx->reg, cx->smp, cli_enabled, cx->dh) < 0) {
 		fprintf(stderr, "%s: could not enable tracing: %s\n", p, prov_errmsg(cx->reg));
 		return -1;

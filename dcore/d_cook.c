@@ -389,6 +389,8 @@ cook_builtin(struct d_hdl *dh, struct d_node *n, int bi)
 {
 	n->dn_kind = DN_BUILTIN;
 	n->dn_bvar = d_bvars[bi].id;
+	if (n->dn_bvar == BV_VTIMESTAMP)
+		dh->dh_uses_vtimestamp = true;
 	struct d_type *t = d_type_parse_simple(dh, d_bvars[bi].type);
 	if (!t)
 		d_error(dh, D_VAR_UNSUP, n->dn_line, "%s is not available", n->dn_name);

@@ -144,7 +144,8 @@ d_bvar_value(struct d_vm *vm, int bv, int *fault)
 			return 0;
 		return (uint64_t)(int64_t)(bv == BV_PPID ? rp->rp_ppid : bv == BV_UID ? rp->rp_uid : rp->rp_gid);
 	case BV_EXECNAME: return (uint64_t)(uintptr_t)(f->df_execname ? f->df_execname : "");
-	case BV_TIMESTAMP: case BV_VTIMESTAMP: return f->df_timestamp;
+	case BV_TIMESTAMP: return f->df_timestamp;
+	case BV_VTIMESTAMP: return f->df_vtimestamp;
 	case BV_WALLTIMESTAMP: return f->df_walltimestamp;
 	case BV_EPID: return vm->vm_ecb ? vm->vm_ecb->ec_epid : 0;
 	case BV_ID: return p->pr_id;

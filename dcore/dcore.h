@@ -84,6 +84,9 @@ void d_set_errfile(d_hdl_t *dh, FILE *err);
  * so providers can skip callchains and stack snapshots nobody reads. */
 int d_uses_stacks(d_hdl_t *dh);
 
+/* The program reads vtimestamp: the caller must keep per-thread CPU time. */
+int d_uses_vtimestamp(d_hdl_t *dh);
+
 /* Account drops the engine must report ("N drops on CPU c"). */
 void d_report_drops(d_hdl_t *dh, uint32_t cpu, uint64_t ndrops);
 

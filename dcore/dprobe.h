@@ -69,6 +69,7 @@ struct d_firing {
 	int32_t df_pid, df_tid;
 	uint64_t df_timestamp;		/* ns, CLOCK_MONOTONIC-like, ordered */
 	uint64_t df_walltimestamp;	/* ns since the epoch */
+	uint64_t df_vtimestamp;		/* ns df_tid has been on CPU */
 	const char *df_execname;	/* comm of df_tid, may be NULL */
 	uint64_t df_args[D_MAX_ARGS];	/* strings: pointer to NUL-terminated text */
 	int df_nargs;

@@ -62,6 +62,7 @@ prov_firing_from_sample(struct prov_registry *r, const struct smp_record *rec,
 	f->df_tid = rec->tid;
 	f->df_timestamp = rec->time;
 	f->df_walltimestamp = rec->time + prov_wall_offset();
+	f->df_vtimestamp = prov_vtimestamp(r, rec->cpu, rec->tid, rec->time);
 	/* execname is the process's name, as in DTrace; a thread whose
 	 * process is unknown still has its own comm. */
 	if (cfg->sym && !(f->df_execname = sym_comm(cfg->sym, rec->pid)))

@@ -14,29 +14,51 @@
 #include "pmu/pmu.h"
 #include "providers/prov_impl.h"
 
-int
-prov_pmcpair_add_counter(struct prov_registry *r, struct prov_pmcpair *pp, const char *name)
+/* The counter name stands for, or an error (set) when it does not resolve
+ * or needs a hardware PMU this machine lacks. */
+static int
+prov_counter_resolve(struct prov_registry *r, const char *name, struct pmu_counter *c)
 {
 	struct pmu_ctx *pmu = prov_cfg(r)->pmu;
-	struct pmu_counter c;
 	char err[512];
-	if (!pmu || pmu_resolve(pmu, name, &c, err, sizeof(err)) < 0)
+	if (!pmu || pmu_resolve(pmu, name, c, err, sizeof(err)) < 0)
 		return prov_errf(r, "%s", pmu ? err : "the PMU layer is not available");
-	if (c.is_hardware && !pmu_hw_available(pmu)) {
+	if (c->is_hardware && !pmu_hw_available(pmu)) {
 		pmu_explain_unavailable(pmu, name, err, sizeof(err));
 		return prov_errf(r, "%s", err);
 	}
-	for (int i = 0; i < pp->ncounters; i++)
-		if (!strcmp(pp->counters[i].canonical, c.canonical))
+	return 0;
+}
+
+/* The counters of one group are read together, so they must fit the
+ * register budget together: planned again with each counter added, so
+ * the script fails at compile time naming the budget, not at open. */
+int
+prov_counter_set_add(struct prov_registry *r, struct pmu_counter *set, int *n, int max,
+    const char *name, const char *where)
+{
+	struct pmu_counter c;
+	char err[512];
+	if (prov_counter_resolve(r, name, &c) < 0)
+		return -1;
+	for (int i = 0; i < *n; i++)
+		if (!strcmp(set[i].canonical, c.canonical))
 			return i;
-	if (pp->ncounters == PROV_PAIR_MAX)
-		return prov_errf(r, "at most %d counters can be read per handler", PROV_PAIR_MAX);
-	pp->counters[pp->ncounters] = c;
+	if (*n == max)
+		return prov_errf(r, "at most %d counters can be read %s", max, where);
+	set[*n] = c;
 	struct pmu_plan plan;
-	if (pmu_plan(pmu, pp->counters, pp->ncounters + 1,
+	if (pmu_plan(prov_cfg(r)->pmu, set, *n + 1,
 	    prov_cfg(r)->pmc_multiplex ? PMU_PLAN_MULTIPLEX : 0, &plan, err, sizeof(err)) < 0)
 		return prov_errf(r, "%s", err);
-	return pp->ncounters++;
+	return (*n)++;
+}
+
+int
+prov_pmcpair_add_counter(struct prov_registry *r, struct prov_pmcpair *pp, const char *name)
+{
+	return prov_counter_set_add(r, pp->counters, &pp->ncounters, PROV_PAIR_MAX, name,
+	    "per handler");
 }
 
 static void

@@ -76,6 +76,8 @@ int prov_claim(struct prov_registry *r, int evidx, const struct prov_ops *ops,
     uint64_t cookie);
 int prov_errf(struct prov_registry *r, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* tid's time on CPU at ns (vtimestamp), 0 unless prov_use_vclock(). */
+uint64_t prov_vtimestamp(struct prov_registry *r, uint32_t cpu, int32_t tid, uint64_t ns);
 
 /* Glob match of one description field (NULL or "" matches anything). */
 int prov_field_match(const char *pattern, const char *s);
@@ -148,8 +150,17 @@ void prov_firing_ustack(struct d_firing *f, const struct smp_record *rec, uint64
  * hands d_uses_stacks() bits, or 1 when it only says "something". */
 int prov_wants_ustack(const struct prov_registry *r);
 
-/* Counters read at an entry tracepoint and its exit (pmcpair.c). */
+/* A set of counters read as one group (sched's switch group, pmcpair's
+ * handler group; pmcpair.c): resolve counter name into set[0..*n): its
+ * index if the set holds it already, else it is appended (*n grows) when
+ * fewer than max are there and the set with it fits the register budget.
+ * where completes "at most <max> counters can be read <where>".  Returns
+ * the index, or -1 with the error set. */
 #include "pmu/pmu.h"
+int prov_counter_set_add(struct prov_registry *r, struct pmu_counter *set, int *n, int max,
+    const char *name, const char *where);
+
+/* Counters read at an entry tracepoint and its exit (pmcpair.c). */
 #define PROV_PAIR_MAX 8
 struct prov_pmcpair {
 	int ncounters;

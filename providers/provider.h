@@ -65,6 +65,12 @@ int prov_enable(struct prov_registry *r, struct smp_session *s,
 int prov_start(struct prov_registry *r, prov_fire_fn fire, void *arg);
 int prov_end(struct prov_registry *r, prov_fire_fn fire, void *arg);
 
+/* vtimestamp: the program reads it, so keep each thread's time on CPU
+ * from the context-switch records (PERF_RECORD_SWITCH_CPU_WIDE) handed to
+ * prov_note_switch(); the caller asks the kernel for them. */
+int prov_use_vclock(struct prov_registry *r);
+void prov_note_switch(struct prov_registry *r, const struct smp_record *rec);
+
 /* Decode one record into firings. Returns the fire callback's nonzero. */
 int prov_dispatch(struct prov_registry *r, const struct smp_record *rec,
     prov_fire_fn fire, void *arg);

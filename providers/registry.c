@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "providers/prov_impl.h"
+#include "providers/vclock.h"
 
 static const struct prov_ops *const prov_table[] = {
 	&prov_dtrace_ops,
@@ -57,6 +58,7 @@ struct prov_registry {
 	int ngroup;
 	char err[1024];
 	char notices[2048];
+	struct vclock *vclock;		/* vtimestamp, when the program reads it */
 };
 
 static int
@@ -337,7 +339,30 @@ prov_close(struct prov_registry *r)
 		free(r->probes[i]);
 	free(r->probes);
 	free(r->claims);
+	vclock_close(r->vclock);
 	free(r);
+}
+
+int
+prov_use_vclock(struct prov_registry *r)
+{
+	if (!r->vclock && !(r->vclock = vclock_open()))
+		return prov_errf(r, "out of memory for vtimestamp");
+	return 0;
+}
+
+void
+prov_note_switch(struct prov_registry *r, const struct smp_record *rec)
+{
+	if (r->vclock)
+		vclock_switch(r->vclock, rec->cpu, rec->tid, rec->time,
+		    !(rec->misc & PERF_RECORD_MISC_SWITCH_OUT));
+}
+
+uint64_t
+prov_vtimestamp(struct prov_registry *r, uint32_t cpu, int32_t tid, uint64_t ns)
+{
+	return r->vclock ? vclock_at(r->vclock, cpu, tid, ns) : 0;
 }
 
 int

@@ -154,29 +154,15 @@ static int
 sched_add_counter(struct prov_registry *r, const char *name)
 {
 	struct sched_state *st = sched_state_get(r);
-	struct pmu_counter c;
-	char err[512];
 	if (!st)
 		return prov_errf(r, "out of memory");
-	if (!prov_cfg(r)->pmu || pmu_resolve(prov_cfg(r)->pmu, name, &c, err, sizeof(err)) < 0)
-		return prov_errf(r, "%s", prov_cfg(r)->pmu ? err : "the PMU layer is not available");
-	if (c.is_hardware && !pmu_hw_available(prov_cfg(r)->pmu)) {
-		pmu_explain_unavailable(prov_cfg(r)->pmu, name, err, sizeof(err));
-		return prov_errf(r, "%s", err);
-	}
-	for (int i = 0; i < st->ncounters; i++)
-		if (!strcmp(st->counters[i].canonical, c.canonical))
-			return i;
-	if (st->ncounters == SCHED_MAX_COUNTERS)
-		return prov_errf(r, "at most %d counters can be read at each switch", SCHED_MAX_COUNTERS);
-	st->counters[st->ncounters] = c;
-	struct pmu_plan plan;
-	if (pmu_plan(prov_cfg(r)->pmu, st->counters, st->ncounters + 1,
-	    prov_cfg(r)->pmc_multiplex ? PMU_PLAN_MULTIPLEX : 0, &plan, err, sizeof(err)) < 0)
-		return prov_errf(r, "%s", err);
-	if (prov_note_group_counter(r, name) < 0)
+	int known = st->ncounters;
+	int idx = prov_counter_set_add(r, st->counters, &st->ncounters, SCHED_MAX_COUNTERS,
+	    name, "at each switch");
+	/* a counter new to the group is one more that pmc:::counter-src names */
+	if (idx == known && prov_note_group_counter(r, name) < 0)
 		return -1;
-	return st->ncounters++;
+	return idx;
 }
 
 /* sched::pmc:off-cpu-<counter> made on demand. */

@@ -118,6 +118,29 @@ test_pmc_software(void)
 	pmu_close(pmu);
 }
 
+/* One counter group (sched's switch, pmcpair's handler): a name already in
+ * the set is found again, not added; the cap is reported with its place. */
+static void
+test_counter_set_add(void)
+{
+	int err = 0;
+	struct pmu_ctx *pmu = pmu_open(NULL, NULL, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(pmu);
+	struct prov_registry *r = open_registry(pmu);
+	struct pmu_counter set[2];
+	int n = 0;
+	CU_ASSERT_EQUAL(prov_counter_set_add(r, set, &n, 2, "cpu-clock", "here"), 0);
+	CU_ASSERT_EQUAL(prov_counter_set_add(r, set, &n, 2, "task-clock", "here"), 1);
+	CU_ASSERT_EQUAL(prov_counter_set_add(r, set, &n, 2, "cpu-clock", "here"), 0);
+	CU_ASSERT_EQUAL(n, 2);
+	CU_ASSERT_EQUAL(prov_counter_set_add(r, set, &n, 2, "page-faults", "at each test"), -1);
+	CU_ASSERT_STRING_EQUAL(prov_errmsg(r), "at most 2 counters can be read at each test");
+	CU_ASSERT_EQUAL(prov_counter_set_add(r, set, &n, 2, "no-such-counter", "here"), -1);
+	CU_ASSERT_EQUAL(n, 2);
+	prov_close(r);
+	pmu_close(pmu);
+}
+
 static void
 test_callchain_split(void)
 {
@@ -221,6 +244,7 @@ static const struct cu_test tests[] = {
 	{ "dtrace probe ids", test_dtrace_ids },
 	{ "profile names and periods", test_profile_names },
 	{ "pmc software counters", test_pmc_software },
+	{ "counter group sets", test_counter_set_add },
 	{ "callchain split", test_callchain_split },
 	{ "tracepoint format", test_tracepoint_format },
 	{ "data_loc strings", test_dataloc_string },
