@@ -17,12 +17,13 @@ on=$(sed -n 's/^on //p' out)
 [ -n "$on" ] && [ "$on" -ge 5000 ] || { cat out; fail "on-cpu after off-cpu count $on < 5000 (the kernel may withhold some switch-in records, as perf sees)"; }
 expect_grep 'Distribution' out
 # typed args as in DTrace: off-cpu's args[0]/args[1] describe the thread
-# about to run, wakeup's the woken one
+# about to run, wakeup's the woken one (pinned to one CPU, so that each
+# side hands the CPU to the other rather than to the idle thread)
 "$PMCTRACE" -qn '
 sched:::off-cpu /execname == "pmct_pingpong"/ { @n[args[1]->pr_fname] = count(); }
 sched:::wakeup /args[1]->pr_fname == "pmct_pingpong" && args[0]->pr_lwpid > 0/ { @w = count(); }
 END { printa("next %s %@d\n", @n); printa("woken %@d\n", @w); }' \
-    -c "$HELPERS/pmct_pingpong 3000" >out 2>err; rc=$?
+    -c "taskset -c 0 $HELPERS/pmct_pingpong 3000" >out 2>err; rc=$?
 [ $rc = 0 ] || { cat err; fail "typed args status $rc"; }
 grep -Eq '^next pmct_pingpong [0-9]{4,}$' out || { cat out err; fail "args[1]->pr_fname of the next thread"; }
 w=$(sed -n 's/^woken //p' out)
