@@ -123,9 +123,14 @@ cli_on_record(void *arg, const struct smp_record *rec)
 {
 	struct cli_ctx *cx = arg;
 	switch (rec->type) {
-	case PERF_RECORD_COMM:
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
+		/* the symbolizer first: module-load's execname and stacks see
+		 * the mapping it announces */
+		if (rec->hdr)
+			sym_note_record(cx->sym, rec->hdr);
+		return prov_dispatch(cx->reg, rec, cli_fire, cx);
+	case PERF_RECORD_COMM:
 	case PERF_RECORD_FORK:
 	case PERF_RECORD_EXIT:
 		if (rec->hdr)

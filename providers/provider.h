@@ -71,7 +71,8 @@ int prov_end(struct prov_registry *r, prov_fire_fn fire, void *arg);
 int prov_use_vclock(struct prov_registry *r);
 void prov_note_switch(struct prov_registry *r, const struct smp_record *rec);
 
-/* Decode one record into firings. Returns the fire callback's nonzero. */
+/* Decode one record into firings: a sample, or a side-band MMAP/MMAP2
+ * record (proc:::module-load).  Returns the fire callback's nonzero. */
 int prov_dispatch(struct prov_registry *r, const struct smp_record *rec,
     prov_fire_fn fire, void *arg);
 

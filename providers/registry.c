@@ -456,10 +456,24 @@ prov_end(struct prov_registry *r, prov_fire_fn fire, void *arg)
 	return prov_each_hook(r, 1, fire, arg);
 }
 
+/* Providers that fire on side-band mapping records, whichever event
+ * carried them (proc:::module-load). */
+static const struct prov_ops *const prov_mmap_table[] = {
+	&prov_proc_ops,
+};
+
 int
 prov_dispatch(struct prov_registry *r, const struct smp_record *rec,
     prov_fire_fn fire, void *arg)
 {
+	if (rec->type == PERF_RECORD_MMAP || rec->type == PERF_RECORD_MMAP2) {
+		for (size_t i = 0; i < sizeof(prov_mmap_table) / sizeof(prov_mmap_table[0]); i++) {
+			int rc = prov_mmap_table[i]->po_decode(r, rec, 0, fire, arg);
+			if (rc)
+				return rc;
+		}
+		return 0;
+	}
 	if (!rec->spec || !rec->spec->owner)
 		return 0;
 	const struct prov_ops *ops = rec->spec->owner;

@@ -26,6 +26,19 @@
  *   signal-handle signal:signal_deliver, in the receiver's context;
  *                 args[0] = the signal, args[1] = 0 (no siginfo_t),
  *                 args[2] = the handler's address.
+ *   module-load   a PERF_RECORD_MMAP2 (or MMAP) side-band record of an
+ *                 executable file mapping, in the mapping process's
+ *                 context: the main executable and ld.so at exec, each
+ *                 shared object ld.so or dlopen() maps.  args[0] = the
+ *                 path (string), args[1] = the start address of the
+ *                 executable mapping, args[2] = its length, args[3] = its
+ *                 offset in the file.  The kernel reports PROT_EXEC
+ *                 mappings only (the side-band event leaves mmap_data
+ *                 off), so data segments never fire it; anonymous
+ *                 executable memory (JITs) and the mappings a recording
+ *                 synthesizes from /proc at its start (time 0: present
+ *                 before, not loaded during, the trace) are skipped.
+ *                 There is no module-unload: perf has no munmap record.
  * psinfo_t/lwpsinfo_t are the engine's own declarations (dcore's prelude);
  * the C mirrors below follow that layout field for field.
  * curpsinfo: for exec and exec-success pr_psargs is argv as exec'd, read
@@ -38,19 +51,22 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/sched.h>
+#include <sys/mman.h>
 
 #include "providers/prov_impl.h"
 
 enum proc_kind {
 	PK_EXEC, PK_EXEC_SUCCESS, PK_EXEC_FAILURE, PK_CREATE, PK_START,
-	PK_LWP_CREATE, PK_LWP_START, PK_LWP_EXIT, PK_EXIT, PK_SIGSEND, PK_SIGHANDLE, PK_N
+	PK_LWP_CREATE, PK_LWP_START, PK_LWP_EXIT, PK_EXIT, PK_SIGSEND, PK_SIGHANDLE, PK_MODLOAD, PK_N
 };
-enum { EV_EXEC, EV_EXIT, EV_NEWTASK, EV_EXECFAIL, EV_EXECATFAIL, EV_SIGGEN, EV_SIGDLV, EV_N };
+enum { EV_EXEC, EV_EXIT, EV_NEWTASK, EV_EXECFAIL, EV_EXECATFAIL, EV_SIGGEN, EV_SIGDLV, EV_N,
+	EV_MMAP = EV_N		/* side-band MMAP/MMAP2 records, not a tracepoint */
+};
 
 static const struct {
 	const char *name;
 	int ev, nargs;
-	const char *types[3];
+	const char *types[4];
 } proc_probes[PK_N] = {
 	[PK_EXEC] = { "exec", EV_EXEC, 1, { "string" } },
 	[PK_EXEC_SUCCESS] = { "exec-success", EV_EXEC, 0, { NULL } },
@@ -63,6 +79,7 @@ static const struct {
 	[PK_EXIT] = { "exit", EV_EXIT, 0, { NULL } },
 	[PK_SIGSEND] = { "signal-send", EV_SIGGEN, 3, { "lwpsinfo_t *", "psinfo_t *", "int" } },
 	[PK_SIGHANDLE] = { "signal-handle", EV_SIGDLV, 3, { "int", "uintptr_t", "uintptr_t" } },
+	[PK_MODLOAD] = { "module-load", EV_MMAP, 4, { "string", "uintptr_t", "size_t", "uint64_t" } },
 };
 
 static const char *const proc_events[EV_N][2] = {
@@ -121,6 +138,7 @@ struct proc_state {
 	struct prov_tp tp[EV_N];
 	uint32_t probe[PK_N];		/* enabled probe ids */
 	int planned;
+	uint8_t have[EV_N + 1];		/* replay: the file's events (and mmap records) */
 	struct proc_fb fb;
 };
 
@@ -135,11 +153,17 @@ proc_state_get(struct prov_registry *r)
 	return st;
 }
 
+/* Create the proc probes and report those pd matches; in a replay's -l
+ * (have != NULL) only those the file's events can fire. */
 static int
-proc_emit(struct prov_registry *r, const struct d_probe_desc *pd, d_probe_cb cb, void *arg)
+proc_emit(struct prov_registry *r, const struct d_probe_desc *pd, d_probe_cb cb, void *arg,
+    const uint8_t *have)
 {
 	int n = 0;
 	for (int k = 0; k < PK_N; k++) {
+		int ev = proc_probes[k].ev;
+		if (have && !have[ev] && !(ev == EV_EXECFAIL && have[EV_EXECATFAIL]))
+			continue;
 		struct prov_probe *p = prov_add(r, &prov_proc_ops, "", "", proc_probes[k].name);
 		if (!p)
 			return prov_errf(r, "out of memory");
@@ -157,9 +181,10 @@ proc_emit(struct prov_registry *r, const struct d_probe_desc *pd, d_probe_cb cb,
 static int
 proc_list(struct prov_registry *r, const struct d_probe_desc *pd, d_probe_cb cb, void *arg)
 {
-	if (prov_cfg(r)->replay && !prov_state(r, &prov_proc_ops))
-		return 0;
-	return proc_emit(r, pd, cb, arg);
+	struct proc_state *st = prov_state(r, &prov_proc_ops);
+	if (prov_cfg(r)->replay)
+		return st ? proc_emit(r, pd, cb, arg, st->have) : 0;
+	return proc_emit(r, pd, cb, arg, NULL);
 }
 
 static void
@@ -224,6 +249,32 @@ proc_argv(const struct smp_record *rec, char *buf, size_t len)
 	return used > 0;
 }
 
+/* module-load fires on the side-band MMAP2 records every live session
+ * asks for (the cli's comm/mmap/task event), which the cli opens only
+ * when some provider opened an event.  This dummy event records nothing
+ * itself: it is what makes a script whose only probe is module-load run. */
+static int
+proc_add_carrier(struct prov_registry *r, struct smp_session *s)
+{
+	struct smp_event_spec sp;
+	int evidx;
+	memset(&sp, 0, sizeof(sp));
+	sp.attr.size = sizeof(sp.attr);
+	sp.attr.type = PERF_TYPE_SOFTWARE;
+	sp.attr.config = PERF_COUNT_SW_DUMMY;
+	sp.attr.sample_id_all = 1;
+	sp.attr.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
+	    PERF_SAMPLE_IDENTIFIER;
+	sp.attr.disabled = 1;
+	sp.scope = SMP_EACH_CPU;
+	sp.group_leader = -1;
+	sp.name = "proc:module-load";
+	sp.owner = (void *)&prov_proc_ops;
+	sp.cookie = EV_MMAP;
+	int rc = smp_add_event(s, &sp, &evidx);
+	return rc < 0 ? prov_errf(r, "proc:::module-load: %s", smp_errmsg(s)) : 0;
+}
+
 static int
 proc_enable(struct prov_registry *r, struct smp_session *s)
 {
@@ -244,6 +295,8 @@ proc_enable(struct prov_registry *r, struct smp_session *s)
 		    prov_tp_add(r, s, &prov_proc_ops, &st->tp[ev], (uint64_t)ev, -1, 0)) < 0)
 			return -1;
 	}
+	if (st->probe[PK_MODLOAD])
+		return proc_add_carrier(r, s);
 	return 0;
 }
 
@@ -252,13 +305,21 @@ proc_match(struct prov_registry *r, const struct d_probe_desc *pd, d_probe_cb cb
 {
 	if (!proc_state_get(r))
 		return -1;
-	return proc_emit(r, pd, cb, arg);
+	return proc_emit(r, pd, cb, arg, NULL);
 }
 
 static int
 proc_claim(struct prov_registry *r, struct smp_session *s, int evidx)
 {
 	const struct smp_event_spec *ev = smp_event(s, evidx);
+	if (ev->attr.mmap || ev->attr.mmap2) {
+		/* the file holds mapping records: module-load can fire on them
+		 * (they reach proc through prov_dispatch, not through a claim) */
+		struct proc_state *st = proc_state_get(r);
+		if (!st || proc_emit(r, &(struct d_probe_desc){ 0 }, NULL, NULL, NULL) < 0)
+			return -1;
+		st->have[EV_MMAP] = 1;
+	}
 	if (ev->attr.type != PERF_TYPE_TRACEPOINT || !ev->name)
 		return 0;
 	for (int e = 0; e < EV_N; e++) {
@@ -268,8 +329,9 @@ proc_claim(struct prov_registry *r, struct smp_session *s, int evidx)
 			continue;
 		struct proc_state *st = proc_state_get(r);
 		if (!st || prov_tp_load(r, proc_events[e][0], proc_events[e][1], &st->tp[e]) < 0 ||
-		    proc_emit(r, &(struct d_probe_desc){ 0 }, NULL, NULL) < 0)
+		    proc_emit(r, &(struct d_probe_desc){ 0 }, NULL, NULL, NULL) < 0)
 			return -1;
+		st->have[e] = 1;
 		return prov_claim(r, evidx, &prov_proc_ops, (uint64_t)e);
 	}
 	return 0;
@@ -441,12 +503,101 @@ proc_decode_newtask(struct prov_registry *r, struct proc_state *st, const struct
 	return proc_fire(st->probe[thread ? PK_LWP_START : PK_START], f, fire, arg);
 }
 
+/* The mapping an MMAP2 (or MMAP) record announces, if module-load should
+ * fire for it: an executable mapping of a file (or the vdso), made by a
+ * user process while the trace ran.  0 with *m filled, or -1. */
+struct proc_mmap {
+	int32_t pid, tid;
+	uint64_t addr, len, pgoff;
+	char path[4096];
+};
+
+static int
+proc_mmap_decode(const struct perf_event_header *h, const struct smp_record *rec,
+    struct proc_mmap *m)
+{
+	const unsigned char *b = (const unsigned char *)h;
+	size_t fixed, size;
+	uint32_t prot = PROT_EXEC;
+	uint16_t mode;
+	if (!h || (h->type != PERF_RECORD_MMAP2 && h->type != PERF_RECORD_MMAP))
+		return -1;
+	fixed = h->type == PERF_RECORD_MMAP2 ? 72 : 40;
+	size = h->size;
+	if (size <= fixed)
+		return -1;
+	mode = h->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	if (mode == PERF_RECORD_MISC_KERNEL || mode == PERF_RECORD_MISC_GUEST_KERNEL)
+		return -1;
+	/* MMAP has no prot: without mmap_data the kernel sends exec mappings
+	 * only, and marks the others it sends with MISC_MMAP_DATA */
+	if (h->type == PERF_RECORD_MMAP2)
+		memcpy(&prot, b + 64, 4);
+	else if (h->misc & PERF_RECORD_MISC_MMAP_DATA)
+		prot = 0;
+	if (!(prot & PROT_EXEC))
+		return -1;
+	memset(m, 0, sizeof(*m));
+	memcpy(&m->pid, b + 8, 4);
+	memcpy(&m->tid, b + 12, 4);
+	memcpy(&m->addr, b + 16, 8);
+	memcpy(&m->len, b + 24, 8);
+	memcpy(&m->pgoff, b + 32, 8);
+	if (m->pid <= 0)
+		return -1;
+	/* a recording's mappings synthesized from /proc at its start carry
+	 * time 0: they were there before the trace, not loaded during it */
+	if (rec && rec->time == 0)
+		return -1;
+	const char *name = (const char *)b + fixed;
+	size_t n = strnlen(name, size - fixed);
+	if (n == size - fixed || n == 0 || n >= sizeof(m->path))
+		return -1;
+	if (!(name[0] == '/' && name[1] != '/') && strcmp(name, "[vdso]"))
+		return -1;	/* //anon (JIT), [heap], [uprobes]... */
+	memcpy(m->path, name, n + 1);
+	return 0;
+}
+
+static int
+proc_decode_mmap(struct prov_registry *r, struct proc_state *st, const struct smp_record *rec,
+    prov_fire_fn fire, void *arg)
+{
+	struct proc_mmap m;
+	struct d_firing f;
+	if (!st->probe[PK_MODLOAD] || proc_mmap_decode(rec->hdr, rec, &m) < 0)
+		return 0;
+	prov_firing_from_sample(r, rec, &f, NULL, NULL, 0);
+	/* the record's own pid/tid (sample_id may be absent in old files) */
+	f.df_pid = m.pid;
+	f.df_tid = m.tid;
+	st->fb.fname[0] = st->fb.psargs[0] = '\0';
+	st->fb.exact = 0;
+	if (f.df_execname)
+		snprintf(st->fb.fname, sizeof(st->fb.fname), "%s", f.df_execname);
+	f.df_procinfo = proc_procinfo;
+	f.df_procinfo_ctx = &st->fb;
+	f.df_args[0] = (uint64_t)(uintptr_t)m.path;
+	f.df_args[1] = m.addr;
+	f.df_args[2] = m.len;
+	f.df_args[3] = m.pgoff;
+	f.df_nargs = 4;
+	return proc_fire(st->probe[PK_MODLOAD], &f, fire, arg);
+}
+
 static int
 proc_decode(struct prov_registry *r, const struct smp_record *rec, uint64_t cookie,
     prov_fire_fn fire, void *arg)
 {
 	struct proc_state *st = prov_state(r, &prov_proc_ops);
-	if (!st || rec->type != PERF_RECORD_SAMPLE || !rec->raw || cookie >= EV_N)
+	if (!st)
+		return 0;
+	if (rec->type == PERF_RECORD_MMAP2 || rec->type == PERF_RECORD_MMAP) {
+		if (!st->planned)
+			proc_plan(r, st);
+		return proc_decode_mmap(r, st, rec, fire, arg);
+	}
+	if (rec->type != PERF_RECORD_SAMPLE || !rec->raw || cookie >= EV_N)
 		return 0;
 	if (!st->planned)
 		proc_plan(r, st);

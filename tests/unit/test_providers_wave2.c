@@ -8,6 +8,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "dcore/dcore.h"
@@ -315,6 +316,171 @@ test_proc_exec(void)
 	prov_close(r);
 }
 
+/* module-load: what one firing carried, copied while it fired. */
+struct modload {
+	int n;
+	int32_t pid, tid;
+	int nargs;
+	char path[256];
+	uint64_t addr, len, off;
+	uint32_t probe;
+};
+
+static int
+modload_cb(void *arg, const struct d_firing *f)
+{
+	struct modload *m = arg;
+	m->n++;
+	m->pid = f->df_pid;
+	m->tid = f->df_tid;
+	m->nargs = (int)f->df_nargs;
+	m->probe = f->df_probe;
+	snprintf(m->path, sizeof(m->path), "%s", (const char *)(uintptr_t)f->df_args[0]);
+	m->addr = f->df_args[1];
+	m->len = f->df_args[2];
+	m->off = f->df_args[3];
+	return 0;
+}
+
+/* A side-band record as the kernel lays it out: header, fixed part,
+ * NUL-padded name, then the sample_id trailer (here TID and TIME). */
+static size_t
+mmap_record(unsigned char *buf, uint32_t type, uint16_t misc, int32_t pid, int32_t tid,
+    uint64_t addr, uint64_t len, uint64_t pgoff, uint32_t prot, const char *name, uint64_t time)
+{
+	size_t at = 8, nl = strlen(name) + 1;
+	memset(buf, 0, 512);
+	memcpy(buf + at, &pid, 4);
+	memcpy(buf + at + 4, &tid, 4);
+	memcpy(buf + at + 8, &addr, 8);
+	memcpy(buf + at + 16, &len, 8);
+	memcpy(buf + at + 24, &pgoff, 8);
+	at += 32;
+	if (type == PERF_RECORD_MMAP2) {
+		uint32_t flags = 2;	/* MAP_PRIVATE */
+		at += 24;		/* maj, min, ino, ino_generation */
+		memcpy(buf + at, &prot, 4);
+		memcpy(buf + at + 4, &flags, 4);
+		at += 8;
+	}
+	memcpy(buf + at, name, nl);
+	at += (nl + 7) & ~(size_t)7;
+	memcpy(buf + at, &pid, 4);
+	memcpy(buf + at + 4, &tid, 4);
+	memcpy(buf + at + 8, &time, 8);
+	at += 16;
+	struct perf_event_header h = { type, misc, (uint16_t)at };
+	memcpy(buf, &h, sizeof(h));
+	return at;
+}
+
+static int
+mmap_dispatch(struct prov_registry *r, const unsigned char *buf, struct modload *m)
+{
+	struct perf_event_header h;
+	struct smp_record rec;
+	memcpy(&h, buf, sizeof(h));
+	memset(&rec, 0, sizeof(rec));
+	memset(m, 0, sizeof(*m));
+	rec.type = h.type;
+	rec.misc = h.misc;
+	rec.hdr = (const struct perf_event_header *)buf;
+	memcpy(&rec.pid, buf + h.size - 16, 4);
+	memcpy(&rec.tid, buf + h.size - 12, 4);
+	memcpy(&rec.time, buf + h.size - 8, 8);
+	rec.evidx = -1;
+	return prov_dispatch(r, &rec, modload_cb, m);
+}
+
+static void
+test_proc_module_load(void)
+{
+	struct prov_config cfg = { .replay = 1 };	/* no events to open */
+	int err = 0;
+	struct prov_registry *r = prov_open(&cfg, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	struct collect c;
+	CU_ASSERT_EQUAL_FATAL(match(r, "proc", "", "", "module-load", &c), 1);
+	const struct d_probe_info *pi = c.pi[0];
+	CU_ASSERT_EQUAL(pi->dp_nargs, 4);
+	CU_ASSERT_STRING_EQUAL(pi->dp_argtypes[0], "string");
+	CU_ASSERT_STRING_EQUAL(pi->dp_argtypes[1], "uintptr_t");
+	CU_ASSERT_STRING_EQUAL(pi->dp_argtypes[2], "size_t");
+	CU_ASSERT_STRING_EQUAL(pi->dp_argtypes[3], "uint64_t");
+	CU_ASSERT_EQUAL(prov_enable(r, NULL, all_enabled, NULL), 0);
+	unsigned char buf[512] __attribute__((aligned(8)));
+	struct modload m;
+	const uint16_t user = PERF_RECORD_MISC_USER;
+
+	/* a shared object's text, as ld.so maps it */
+	mmap_record(buf, PERF_RECORD_MMAP2, user, 4242, 4243, 0x7f0000010000ull, 0x74000, 0x10000,
+	    PROT_READ | PROT_EXEC, "/usr/lib/x86_64-linux-gnu/libm.so.6", 1000);
+	CU_ASSERT_EQUAL(mmap_dispatch(r, buf, &m), 0);
+	CU_ASSERT_EQUAL_FATAL(m.n, 1);
+	CU_ASSERT_EQUAL(m.probe, pi->dp_id);
+	CU_ASSERT_EQUAL(m.pid, 4242);
+	CU_ASSERT_EQUAL(m.tid, 4243);
+	CU_ASSERT_EQUAL(m.nargs, 4);
+	CU_ASSERT_STRING_EQUAL(m.path, "/usr/lib/x86_64-linux-gnu/libm.so.6");
+	CU_ASSERT_EQUAL(m.addr, 0x7f0000010000ull);
+	CU_ASSERT_EQUAL(m.len, 0x74000);
+	CU_ASSERT_EQUAL(m.off, 0x10000);
+
+	/* its data segment: not executable, no firing */
+	mmap_record(buf, PERF_RECORD_MMAP2, user, 4242, 4242, 0x7f0000090000ull, 0x2000, 0x80000,
+	    PROT_READ | PROT_WRITE, "/usr/lib/x86_64-linux-gnu/libm.so.6", 1001);
+	mmap_dispatch(r, buf, &m);
+	CU_ASSERT_EQUAL(m.n, 0);
+	/* anonymous executable memory (a JIT) and the kernel's own map */
+	mmap_record(buf, PERF_RECORD_MMAP2, user, 4242, 4242, 0x10000, 0x1000, 0,
+	    PROT_READ | PROT_EXEC, "//anon", 1002);
+	mmap_dispatch(r, buf, &m);
+	CU_ASSERT_EQUAL(m.n, 0);
+	mmap_record(buf, PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL, -1, 0, 0xffffffff81000000ull,
+	    0x1000000, 0, 0, "[kernel.kallsyms]_text", 1003);
+	mmap_dispatch(r, buf, &m);
+	CU_ASSERT_EQUAL(m.n, 0);
+	/* a mapping a recording synthesized from /proc at its start */
+	mmap_record(buf, PERF_RECORD_MMAP2, user, 4242, 4242, 0x400000, 0x1000, 0,
+	    PROT_READ | PROT_EXEC, "/usr/bin/old", 0);
+	mmap_dispatch(r, buf, &m);
+	CU_ASSERT_EQUAL(m.n, 0);
+	/* a name that runs off the record is refused, not read past */
+	size_t sz = mmap_record(buf, PERF_RECORD_MMAP2, user, 4242, 4242, 0x400000, 0x1000, 0,
+	    PROT_READ | PROT_EXEC, "/usr/bin/x", 1004);
+	memset(buf + 72, 'a', sz - 72);
+	mmap_dispatch(r, buf, &m);
+	CU_ASSERT_EQUAL(m.n, 0);
+	/* the vdso is an ELF object too */
+	mmap_record(buf, PERF_RECORD_MMAP2, user, 4242, 4242, 0x7ffd0000ull, 0x2000, 0,
+	    PROT_READ | PROT_EXEC, "[vdso]", 1005);
+	mmap_dispatch(r, buf, &m);
+	CU_ASSERT_EQUAL(m.n, 1);
+	CU_ASSERT_STRING_EQUAL(m.path, "[vdso]");
+	/* old-style MMAP (no prot): exec unless marked as data */
+	mmap_record(buf, PERF_RECORD_MMAP, user, 77, 78, 0x400000, 0x5000, 0x1000, 0, "/bin/prog", 1006);
+	mmap_dispatch(r, buf, &m);
+	CU_ASSERT_EQUAL(m.n, 1);
+	CU_ASSERT_STRING_EQUAL(m.path, "/bin/prog");
+	CU_ASSERT_EQUAL(m.pid, 77);
+	CU_ASSERT_EQUAL(m.len, 0x5000);
+	mmap_record(buf, PERF_RECORD_MMAP, user | PERF_RECORD_MISC_MMAP_DATA, 77, 78, 0x600000,
+	    0x5000, 0x1000, 0, "/bin/prog", 1007);
+	mmap_dispatch(r, buf, &m);
+	CU_ASSERT_EQUAL(m.n, 0);
+	prov_close(r);
+
+	/* not enabled: nothing fires */
+	r = prov_open(&cfg, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	CU_ASSERT_EQUAL(match(r, "proc", "", "", "module-load", &c), 1);
+	mmap_record(buf, PERF_RECORD_MMAP2, user, 4242, 4242, 0x400000, 0x1000, 0,
+	    PROT_READ | PROT_EXEC, "/usr/bin/new", 1008);
+	mmap_dispatch(r, buf, &m);
+	CU_ASSERT_EQUAL(m.n, 0);
+	prov_close(r);
+}
+
 static void
 test_io_vminfo_sysinfo_names(void)
 {
@@ -325,7 +491,7 @@ test_io_vminfo_sysinfo_names(void)
 	CU_ASSERT_EQUAL(match(r, "sysinfo", "", "", "*ch", &c), 2);
 	CU_ASSERT_EQUAL(match(r, "tcp", "", "", "", &c), 7);
 	CU_ASSERT_EQUAL(match(r, "udp", "", "", "", &c), 2);
-	CU_ASSERT_EQUAL(match(r, "proc", "", "", "", &c), 11);
+	CU_ASSERT_EQUAL(match(r, "proc", "", "", "", &c), 12);
 	CU_ASSERT_EQUAL(match(r, "proc", "", "", "signal-*", &c), 2);
 	prov_close(r);
 }
@@ -531,6 +697,7 @@ static const struct cu_test tests[] = {
 	{ "tracepoint names", test_tracepoint_names },
 	{ "tracepoint fields as args", test_tracepoint_decode },
 	{ "proc exec and psinfo fallback", test_proc_exec },
+	{ "proc module-load from mmap records", test_proc_module_load },
 	{ "io vminfo sysinfo tcp udp proc probes", test_io_vminfo_sysinfo_names },
 	{ "pid provider on itself", test_pid_self },
 	{ "io typed args through D", test_io_typed },
