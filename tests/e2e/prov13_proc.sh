@@ -1,7 +1,46 @@
 # proc provider: exec/exec-success (curpsinfo->pr_psargs), exec-failure,
-# create/start, lwp-start/lwp-exit/exit for a threaded program the test builds.
+# create/start, lwp-start/lwp-exit/exit for a threaded program the test builds;
+# module-load for a -c workload that dlopen()s libm (and a library the test
+# builds), live and replayed from the recording.
 . "$TESTROOT/e2e/lib.sh"
 need_root
+
+# module-load: from the side-band MMAP2 records, no tracepoint needed.
+"$PMCTRACE" -lv -n proc:::module-load >mlist 2>&1 || { cat mlist; fail "proc:::module-load not listed"; }
+grep -Eq ' proc +module-load$' mlist || { cat mlist; fail "proc:::module-load not listed"; }
+grep -q 'args\[0\]: string' mlist || { cat mlist; fail "module-load args[0] is not a string"; }
+grep -q 'args\[2\]: size_t' mlist || { cat mlist; fail "module-load args[2] is not a size_t"; }
+libs=libm.so.6
+if command -v cc >/dev/null && printf 'double p13mod_twice(double x) { return 2 * x; }\n' >p13mod.c &&
+    cc -shared -fPIC -o p13mod.so p13mod.c; then
+	libs="$libs $(pwd -P)/p13mod.so"
+fi
+for lib in $libs; do
+	fn=cos
+	case $lib in */p13mod.so) fn=p13mod_twice ;; esac
+	rm -f ml.data
+	"$PMCTRACE" -E ml.data -qn 'proc:::module-load /pid == $target/ {
+		printf("%s %s %d %d\n", execname, stringof(args[0]), args[1] % 4096, args[2] > 0); }' \
+	    -c "$HELPERS/pmct_dlopen $lib $fn" >mout 2>merr || { cat merr; fail "module-load run: status $?"; }
+	want=$(sed -n 's/^pmct_dlopen: loaded //p' merr)
+	exe=$(sed -n 's/^pmct_dlopen: exe //p' merr)
+	[ -n "$want" ] && [ -n "$exe" ] || { cat merr; fail "the workload did not load $lib"; }
+	# exactly once each (data segments do not fire), page-aligned, not empty
+	n=$(grep -c "^pmct_dlopen $want 0 1\$" mout)
+	[ "$n" = 1 ] || { cat mout; fail "module-load of $want: $n lines, want 1"; }
+	n=$(grep -c "^pmct_dlopen $exe 0 1\$" mout)
+	[ "$n" = 1 ] || { cat mout; fail "module-load of the executable $exe: $n lines, want 1"; }
+	grep -Eq '^pmct_dlopen /(usr/)?lib[^ ]*/ld-linux[^ ]* 0 1$' mout || { cat mout; fail "no module-load for ld.so"; }
+	# the same firings from the recording
+	"$PMCTRACE" -E ml.data -qn 'proc:::module-load /execname == "pmct_dlopen"/ {
+		printf("%s %s %d %d\n", execname, stringof(args[0]), args[1] % 4096, args[2] > 0); }' >rout 2>rerr ||
+	    { cat rerr; fail "module-load replay: status $?"; }
+	grep '^pmct_dlopen ' mout >mwant
+	grep '^pmct_dlopen ' rout >rgot
+	cmp -s mwant rgot || { diff mwant rgot; fail "module-load replayed differs from live"; }
+	"$PMCTRACE" -E ml.data -l -P proc >rlist 2>&1
+	grep -Eq ' proc +module-load$' rlist || { cat rlist; fail "module-load not listed for the recording"; }
+done
 for e in sched/sched_process_exec sched/sched_process_exit task/task_newtask; do
 	[ -d /sys/kernel/tracing/events/$e ] || skip "no $e tracepoint in tracefs"
 done
@@ -19,7 +58,7 @@ int main(void) {
 C
 cc -O1 -pthread -o p13thr thr.c || skip "cannot build the threaded workload"
 "$PMCTRACE" -l -P proc >list 2>&1
-for p in exec exec-success exec-failure create start lwp-create lwp-start lwp-exit exit signal-send signal-handle; do
+for p in exec exec-success exec-failure create start lwp-create lwp-start lwp-exit exit signal-send signal-handle module-load; do
 	grep -Eq " proc +$p\$" list || { cat list; fail "proc:::$p not listed"; }
 done
 
