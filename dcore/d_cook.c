@@ -1040,8 +1040,6 @@ cook_assign(struct d_hdl *dh, struct d_node *n)
 			d_error(dh, D_OP_VFPTR, n->dn_line, "cannot assign a void expression to %s", v->dv_name);
 		if (t->dt_kind == DK_FUNC)
 			d_error(dh, D_OP_ARRFUN, n->dn_line, "cannot assign a function to %s", v->dv_name);
-		if (r->dn_kind == DN_INT && t->dt_size < 4)
-			t = dh->dh_t_int;
 		if (t->dt_kind == DK_ARRAY && t->dt_ref->dt_char)
 			t = dh->dh_t_string;	/* char[] text becomes a string */
 		v->dv_type = t;

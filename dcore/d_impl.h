@@ -157,6 +157,11 @@ struct d_token {
 	int t_line;
 	uint64_t t_ival;
 	int t_isuns, t_islong;	/* integer suffix/ representation */
+	/* integer type: the first of int, uint, long, ulong, llong, ullong
+	 * from t_tyidx on, stepping t_tystep, that holds the value (DTrace's
+	 * rule: decimal and 'u' suffixes step 2, octal/hex 1) */
+	int t_tyidx, t_tystep;
+	bool t_neg;		/* a macro argument's "-N": t_ival is -N */
 	const char *t_sval;	/* ident, string, pspec, agg name text */
 	size_t t_slen;		/* string literal length */
 };

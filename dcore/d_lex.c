@@ -350,11 +350,16 @@ d_lex_number(struct d_lex *lx, struct d_token *t)
 	if (base == 16 && p == digits)
 		d_error_at(lx, D_INT_DIGIT, "invalid hexadecimal constant");
 	t->t_isuns = t->t_islong = 0;
+	t->t_tyidx = 0;
+	t->t_tystep = (base == 10 || *p == 'u') ? 2 : 1;
 	while (p < lx->lx_end && strchr("uUlL", *p)) {
-		if (*p == 'u' || *p == 'U')
+		if (*p == 'u' || *p == 'U') {
 			t->t_isuns = 1;
-		else
+			t->t_tyidx += 1;
+		} else {
 			t->t_islong++;
+			t->t_tyidx += 2;
+		}
 		p++;
 	}
 	if (p < lx->lx_end && (isalnum((unsigned char)*p) || *p == '_')) {
@@ -476,6 +481,9 @@ d_lex_macro(struct d_lex *lx, struct d_token *t)
 		t->t_tok = T_INT;
 		t->t_ival = v;
 		t->t_isuns = t->t_islong = 0;
+		t->t_tyidx = 0;
+		t->t_neg = val[0] == '-';
+		t->t_tystep = val[t->t_neg] == '0' && val[t->t_neg + 1] ? 1 : 2;
 	} else if (d_lex_isident(val)) {
 		t->t_tok = T_IDENT;
 		t->t_sval = d_strdup(lx->lx_dh, val);

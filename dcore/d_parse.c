@@ -795,17 +795,18 @@ primary(struct d_lex *lx)
 		if (TOK(lx) == T_CHAR) {
 			n->dn_type = dh->dh_t_int;
 		} else {
-			uint64_t v = n->dn_ival;
-			bool u = lx->lx_tok.t_isuns;
-			int l = lx->lx_tok.t_islong;
-			if (!l && !u && v <= INT32_MAX)
-				n->dn_type = dh->dh_t_int;
-			else if (!l && u && v <= UINT32_MAX)
-				n->dn_type = dh->dh_t_uint;
-			else if (!u && v <= INT64_MAX)
-				n->dn_type = l >= 2 ? dh->dh_t_llong : dh->dh_t_long;
-			else
-				n->dn_type = l >= 2 ? dh->dh_t_ullong : dh->dh_t_ulong;
+			struct d_type *const tys[6] = { dh->dh_t_int, dh->dh_t_uint, dh->dh_t_long,
+			    dh->dh_t_ulong, dh->dh_t_llong, dh->dh_t_ullong };
+			const uint64_t lim[6] = { INT32_MAX, UINT32_MAX, INT64_MAX, UINT64_MAX,
+			    INT64_MAX, UINT64_MAX };
+			uint64_t v = lx->lx_tok.t_neg ? -n->dn_ival : n->dn_ival;
+			int i = lx->lx_tok.t_tyidx;
+			while (i < 6 && v > lim[i])
+				i += lx->lx_tok.t_tystep;
+			if (i >= 6)
+				d_error(dh, D_INT_OFLOW, line, "integer constant 0x%llx cannot be represented "
+				    "in any built-in integral type", (unsigned long long)v);
+			n->dn_type = tys[i];
 		}
 		d_lex_next(lx);
 		return n;

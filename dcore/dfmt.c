@@ -738,6 +738,13 @@ dfmt_trace(FILE *fp, const struct dfmt_ctx *cx, const struct d_vdesc *vd,
 	if (is_scalar(vd)) {
 		long long v = dfmt_ival(vd, val);
 
+		/* DTrace prints 1- and 2-byte values unsigned, 4 and 8 signed */
+		if (vd->dv_isize == 1)
+			v = (uint8_t)v;
+		else if (vd->dv_isize == 2)
+			v = (uint16_t)v;
+		else if (vd->dv_isize == 4)
+			v = (int32_t)v;
 		if (quiet)
 			DFMT_CHK(fprintf(fp, "%lld", v));
 		else

@@ -138,9 +138,17 @@ static int
 pr_sint(FILE *out, const struct dfmt_ctx *cx, const char *cfmt,
     const struct dfmt_piece *p, const struct d_vdesc *vd, const void *val)
 {
+	uint64_t v = (uint64_t)dfmt_ival(vd, val);
+	unsigned sz = vd->dv_isize ? vd->dv_isize : 8;
+
 	(void)cx;
 	(void)p;
-	return fprintf(out, cfmt, (long long)dfmt_ival(vd, val));
+	/* as DTrace: the value read back at its type's size, as signed */
+	if (sz < 8 && (v >> (sz * 8 - 1)) & 1)
+		v |= ~0ULL << (sz * 8);
+	else if (sz < 8)
+		v &= (1ULL << (sz * 8)) - 1;
+	return fprintf(out, cfmt, (long long)v);
 }
 
 /* Unsigned conversions see the value truncated to its type's size. */

@@ -1,6 +1,7 @@
 /*
  * ASSERTION: with -q, trace() prints values bare: integers in decimal by
- * their type, strings as they are.
+ * their size (1 and 2 bytes unsigned, as dtrace(1) prints them, 4 and 8
+ * signed), strings as they are.
  * SECTION: Output Formatting/trace
  */
 #pragma D option quiet

@@ -115,6 +115,39 @@ test_variable_types(void)
 	th_close(&t);
 }
 
+/* DTrace's types of integer constants: decimal int, long, long long;
+ * octal and hex also the unsigned types; suffixes start further on.  A
+ * variable takes the type of a folded cast (char stays char). */
+static void
+test_constant_types(void)
+{
+	static const struct { const char *expr; const char *type; } cases[] = {
+		{ "2147483647", "int" }, { "2147483648", "long" }, { "0x7fffffff", "int" },
+		{ "0xffffffff", "unsigned int" }, { "0x100000000", "long" },
+		{ "0xffffffffffffffff", "unsigned long" }, { "1u", "unsigned int" },
+		{ "4294967296u", "unsigned long" }, { "1l", "long" }, { "1ul", "unsigned long" },
+		{ "1ll", "long long" }, { "0x8000000000000000ll", "unsigned long long" },
+		{ "'a'", "int" }, { "(char)-1", "char" }, { "(unsigned short)70000", "unsigned short" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct th t;
+		char text[128];
+		th_open(&t);
+		snprintf(text, sizeof(text), "BEGIN { x = %s; }", cases[i].expr);
+		CU_ASSERT_EQUAL(th_compile(&t, text), 0);
+		struct d_var *v = d_var_lookup(t.dh, 0, "x");
+		CU_ASSERT_PTR_NOT_NULL(v);
+		if (v && strcmp(v->dv_type->dt_name, cases[i].type) != 0) {
+			fprintf(stderr, "%s: %s, want %s\n", cases[i].expr, v->dv_type->dt_name, cases[i].type);
+			CU_FAIL("constant type");
+		}
+		th_close(&t);
+	}
+	/* a decimal constant beyond long long is an error, as in DTrace */
+	CU_ASSERT_EQUAL(tag_of("BEGIN { x = 18446744073709551615; }"), D_INT_OFLOW);
+	CU_ASSERT_EQUAL(tag_of("BEGIN { x = 18446744073709551615u; }"), -1);
+}
+
 static void
 test_translators(void)
 {
@@ -153,6 +186,7 @@ test_sizeof_stringof(void)
 }
 
 static const struct cu_test tests[] = {
+	{ "types of integer constants", test_constant_types },
 	{ "one D_ tag per violation", test_error_tags },
 	{ "integer promotions and conversions", test_promotions },
 	{ "variables take the type of their first assignment", test_variable_types },
