@@ -391,6 +391,12 @@ cook_builtin(struct d_hdl *dh, struct d_node *n, int bi)
 	n->dn_bvar = d_bvars[bi].id;
 	if (n->dn_bvar == BV_VTIMESTAMP)
 		dh->dh_uses_vtimestamp = true;
+	/* stackdepth and caller read the kernel stack, their u* twins the
+	 * user stack: the providers must collect them */
+	if (n->dn_bvar == BV_STACKDEPTH || n->dn_bvar == BV_CALLER)
+		dh->dh_stack_bvars |= 1;
+	if (n->dn_bvar == BV_USTACKDEPTH || n->dn_bvar == BV_UCALLER)
+		dh->dh_stack_bvars |= 2;
 	struct d_type *t = d_type_parse_simple(dh, d_bvars[bi].type);
 	if (!t)
 		d_error(dh, D_VAR_UNSUP, n->dn_line, "%s is not available", n->dn_name);

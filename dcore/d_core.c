@@ -305,6 +305,7 @@ d_set_target(d_hdl_t *dh, int32_t pid)
 {
 	dh->dh_target = pid;
 	dh->dh_target_set = true;
+	dh->dh_fctx.fc_target = pid;	/* %A of a plain integer: the target's address */
 }
 
 void
@@ -694,7 +695,7 @@ d_probe_enabled(d_hdl_t *dh, uint32_t probe_id)
 int
 d_uses_stacks(d_hdl_t *dh)
 {
-	int bits = dh->dh_uses_copyin ? 4 : 0;
+	int bits = (dh->dh_uses_copyin ? 4 : 0) | dh->dh_stack_bvars;
 	for (uint32_t i = 0; i < dh->dh_nacts; i++)
 		for (int k = 0; k < dh->dh_acts[i].as_nargs; k++) {
 			int vk = dh->dh_acts[i].as_vd[k].dv_kind;

@@ -638,6 +638,7 @@ struct d_hdl {
 	bool dh_header_done;
 	bool dh_uses_copyin;		/* d_uses_stacks() bit 4 */
 	bool dh_uses_vtimestamp;	/* d_uses_vtimestamp() */
+	int dh_stack_bvars;		/* d_uses_stacks() bits 1, 2 from builtins */
 	char dh_selfcomm[16];		/* execname of BEGIN/END/ERROR firings */
 	bool dh_going, dh_stopped, dh_exited;
 	int dh_exitcode;
