@@ -79,8 +79,8 @@ const char *d_errmsg(d_hdl_t *dh);
 /* Where fault messages and drop reports go (default stderr). */
 void d_set_errfile(d_hdl_t *dh, FILE *err);
 
-/* Bit 1: the program records kernel stacks (stack()); bit 2: user stacks
- * (ustack()); bit 4: it reads user memory (copyin, copyinstr, copyinto),
+/* Bit 1: the program reads kernel stacks (stack(), stackdepth, caller);
+ * bit 2: user stacks (ustack(), ustackdepth, ucaller); bit 4: it reads user memory (copyin, copyinstr, copyinto),
  * so providers can skip callchains and stack snapshots nobody reads. */
 int d_uses_stacks(d_hdl_t *dh);
 
