@@ -131,35 +131,82 @@ s_basename(const char *s, char *d, size_t max, bool dir)
 	d[end] = '\0';
 }
 
-/* cleanpath: drop "//", "/./" and fold "/x/../" textually, as DTrace does. */
+/* cleanpath: DTrace's scan, quirks included: "//" and "/./" are dropped,
+ * "/.." backs up to the previous '/' ("/../a" is "/a", "a/.." is "a"),
+ * and the result stops short when fewer than 5 bytes of room are left. */
 static void
 s_cleanpath(const char *s, char *d, size_t max)
 {
-	size_t len = strnlen(s, max - 1), j = 0;
-	for (size_t i = 0; i < len;) {
-		if (s[i] == '/' && j > 0 && d[j - 1] == '/') {
-			i++;
+	size_t len = strnlen(s, max - 1), i = 0, j = 0;
+	char c;
+#define CP_LOAD() (i < len ? s[i++] : (i++, '\0'))
+	do {
+		c = CP_LOAD();
+next:
+		if (j + 5 >= max)
+			break;
+		if (c != '/') {
+			d[j++] = c;
 			continue;
 		}
-		if (s[i] == '.' && (i == 0 || s[i - 1] == '/') && (i + 1 == len || s[i + 1] == '/') && j > 0) {
-			i += (i + 1 < len) ? 2 : 1;
+		c = CP_LOAD();
+		if (c == '/')
+			goto next;
+		if (c != '.') {
+			d[j++] = '/';
+			d[j++] = c;
 			continue;
 		}
-		if (s[i] == '.' && i + 1 < len && s[i + 1] == '.' && (i == 0 || s[i - 1] == '/') &&
-		    (i + 2 == len || s[i + 2] == '/') && j > 1) {
-			j--;	/* the '/' before ".." */
-			while (j > 0 && d[j - 1] != '/')
-				j--;
-			if (j == 0)
-				d[j++] = '/';
-			i += (i + 2 < len) ? 3 : 2;
+		c = CP_LOAD();
+		if (c == '/')
+			goto next;
+		if (c != '.') {
+			d[j++] = '/';
+			d[j++] = '.';
+			d[j++] = c;
 			continue;
 		}
-		d[j++] = s[i++];
-	}
-	if (j > 1 && d[j - 1] == '/' && len > 0 && s[len - 1] != '/')
-		j--;
+		c = CP_LOAD();
+		if (c != '/' && c != '\0') {
+			d[j++] = '/';
+			d[j++] = '.';
+			d[j++] = '.';
+			d[j++] = c;
+			continue;
+		}
+		i--;	/* "/../" or "/..\0": back up to the last '/' */
+		while (j != 0 && d[--j] != '/')
+			continue;
+		if (c == '\0')
+			d[++j] = '/';
+	} while (c != '\0');
+#undef CP_LOAD
 	d[j] = '\0';
+}
+
+/* strtoll(s[, base]): DTrace's own scan — blanks, a sign, "0x" only in
+ * base 16, then digits of the base; no base prefix otherwise (base 10). */
+static int64_t
+s_strtoll(const char *s, int base, size_t max)
+{
+	size_t i = 0, len = strnlen(s, max);
+	bool neg = false;
+	int64_t v = 0;
+	while (i < len && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	if (i < len && (s[i] == '-' || s[i] == '+'))
+		neg = s[i++] == '-';
+	if (base == 16 && i + 2 < len && s[i] == '0' && (s[i + 1] == 'x' || s[i + 1] == 'X') &&
+	    isxdigit((unsigned char)s[i + 2]))
+		i += 2;
+	for (; i < len && isalnum((unsigned char)s[i]); i++) {
+		int c = tolower((unsigned char)s[i]);
+		int x = isdigit(c) ? c - '0' : c - 'a' + 10;
+		if (x >= base)
+			break;
+		v = (int64_t)((uint64_t)v * (uint64_t)base + (uint64_t)x);
+	}
+	return neg ? (int64_t)(0 - (uint64_t)v) : v;
 }
 
 /* lltostr(v[, base]): base 2..36; hexadecimal gets "0x", octal and zero
@@ -470,7 +517,9 @@ d_subr_call(struct d_vm *vm, int func, uint64_t *r, int nargs, uint64_t *out)
 	case F_COPYINSTR:
 		return s_string(vm, func, r, nargs, out);
 	case F_STRTOLL:
-		*out = (uint64_t)strtoll(s, NULL, nargs > 1 ? (int)r[1] : 0);
+		if (nargs > 1 && ((int64_t)r[1] <= 1 || (int64_t)r[1] > 36))
+			return DF_ILLOP;
+		*out = (uint64_t)s_strtoll(s, nargs > 1 ? (int)r[1] : 10, max);
 		return 0;
 	case F_RAND:
 		*out = s_rand(vm);
