@@ -324,40 +324,22 @@ pr_user_map(const struct perf_event_header *hdr, uint32_t pid)
 	    (hdr->misc & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_KERNEL;
 }
 
+/* MMAP and MMAP2 alike: MMAP's body is the head of MMAP2's; only MMAP2
+ * says which file (build id, or device and inode). */
 static int
 pr_note_mmap(struct sym_procs *ps, const struct perf_event_header *hdr)
 {
-	struct pr_mmap_body b;
-	struct sym_map m = { 0 };
-	const char *path;
-	size_t off = sizeof(*hdr) + sizeof(b), plen;
-	struct sym_proc *p;
-
-	if (hdr->size < off)
-		return -EINVAL;
-	memcpy(&b, hdr + 1, sizeof(b));
-	if (!pr_user_map(hdr, b.pid) || (path = pr_rec_str(hdr, off, &plen)) == NULL)
-		return 0;
-	if ((p = sym_proc_get(ps, (int32_t)b.pid)) == NULL)
-		return -ENOMEM;
-	m.sm_start = b.addr;
-	m.sm_end = b.addr + b.len;
-	m.sm_pgoff = b.pgoff;
-	return pr_add_map(ps, p, &m, path, plen);
-}
-
-static int
-pr_note_mmap2(struct sym_procs *ps, const struct perf_event_header *hdr)
-{
+	int v2 = hdr->type == PERF_RECORD_MMAP2;
 	struct pr_mmap2_body b;
 	struct sym_map m = { 0 };
 	const char *path;
-	size_t off = sizeof(*hdr) + sizeof(b), plen;
+	size_t off = sizeof(*hdr) + (v2 ? sizeof(b) : sizeof(struct pr_mmap_body)), plen;
 	struct sym_proc *p;
 
 	if (hdr->size < off)
 		return -EINVAL;
-	memcpy(&b, hdr + 1, sizeof(b));
+	memset(&b, 0, sizeof(b));
+	memcpy(&b, hdr + 1, off - sizeof(*hdr));
 	if (!pr_user_map(hdr, b.pid) || (path = pr_rec_str(hdr, off, &plen)) == NULL)
 		return 0;
 	if ((p = sym_proc_get(ps, (int32_t)b.pid)) == NULL)
@@ -365,10 +347,10 @@ pr_note_mmap2(struct sym_procs *ps, const struct perf_event_header *hdr)
 	m.sm_start = b.addr;
 	m.sm_end = b.addr + b.len;
 	m.sm_pgoff = b.pgoff;
-	if (hdr->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
+	if (v2 && (hdr->misc & PERF_RECORD_MISC_MMAP_BUILD_ID)) {
 		m.sm_buildidlen = b.u.b.size <= 20 ? b.u.b.size : 20;
 		memcpy(m.sm_buildid, b.u.b.id, m.sm_buildidlen);
-	} else {
+	} else if (v2) {
 		m.sm_maj = b.u.f.maj;
 		m.sm_min = b.u.f.min;
 		m.sm_ino = b.u.f.ino;
@@ -460,9 +442,8 @@ sym_proc_note(struct sym_procs *ps, const struct perf_event_header *hdr)
 {
 	switch (hdr->type) {
 	case PERF_RECORD_MMAP:
-		return pr_note_mmap(ps, hdr);
 	case PERF_RECORD_MMAP2:
-		return pr_note_mmap2(ps, hdr);
+		return pr_note_mmap(ps, hdr);
 	case PERF_RECORD_COMM:
 		return pr_note_comm(ps, hdr);
 	case PERF_RECORD_FORK:
