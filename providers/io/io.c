@@ -18,7 +18,6 @@
  * fi_offset is -1, as DTrace does for I/O without a vnode.
  */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "providers/prov_impl.h"
@@ -69,106 +68,15 @@ struct io_devname {
 };
 
 struct io_state {
-	struct prov_tp tp[IO_N];
-	uint32_t probe[IO_N];
-	int planned;
+	struct prov_tpb_state tb;	/* first: the state tpbacked.c keeps */
 	struct io_devname names[64];	/* dev_t -> name cache */
 };
 
 static const char *const io_names[IO_N] = { "start", "done" };
-static const char *const io_events[IO_N] = { "block_rq_issue", "block_rq_complete" };
+static const struct prov_tpb_event io_events[IO_N] = {
+	{ "block", "block_rq_issue", 0 }, { "block", "block_rq_complete", 0 },
+};
 static const char *const io_argtypes[] = { "bufinfo_t *", "devinfo_t *", "fileinfo_t *" };
-
-static int
-io_emit(struct prov_registry *r, const struct d_probe_desc *pd, d_probe_cb cb, void *arg)
-{
-	int n = 0;
-	for (int k = 0; k < IO_N; k++) {
-		struct prov_probe *p = prov_add(r, &prov_io_ops, "", "", io_names[k]);
-		if (!p)
-			return prov_errf(r, "out of memory");
-		p->pp_param[0] = (uint64_t)k;
-		prov_set_args(p, 3, io_argtypes);
-		p->pp_info.dp_decls = io_decls;
-		if (!prov_desc_match(pd, &p->pp_info))
-			continue;
-		if (cb && cb(arg, &p->pp_info) < 0)
-			return -1;
-		n++;
-	}
-	return n;
-}
-
-static struct io_state *
-io_state_get(struct prov_registry *r)
-{
-	struct io_state *st = prov_state(r, &prov_io_ops);
-	if (!st && (st = calloc(1, sizeof(*st))))
-		prov_set_state(r, &prov_io_ops, st);
-	if (!st)
-		prov_errf(r, "out of memory");
-	return st;
-}
-
-static int
-io_match(struct prov_registry *r, const struct d_probe_desc *pd, d_probe_cb cb, void *arg)
-{
-	return io_state_get(r) ? io_emit(r, pd, cb, arg) : -1;
-}
-
-static int
-io_list(struct prov_registry *r, const struct d_probe_desc *pd, d_probe_cb cb, void *arg)
-{
-	if (prov_cfg(r)->replay && !prov_state(r, &prov_io_ops))
-		return 0;
-	return io_emit(r, pd, cb, arg);
-}
-
-static void
-io_plan(struct prov_registry *r, struct io_state *st)
-{
-	for (uint32_t id = 1; id < prov_nprobes(r); id++) {
-		struct prov_probe *p = prov_by_id(r, id);
-		if (p->pp_ops == &prov_io_ops && prov_is_enabled(r, id))
-			st->probe[p->pp_param[0]] = id;
-	}
-	st->planned = 1;
-}
-
-static int
-io_enable(struct prov_registry *r, struct smp_session *s)
-{
-	struct io_state *st = prov_state(r, &prov_io_ops);
-	if (!st)
-		return 0;
-	io_plan(r, st);
-	for (int k = 0; k < IO_N; k++) {
-		if (!st->probe[k])
-			continue;
-		if (prov_tp_load(r, "block", io_events[k], &st->tp[k]) < 0 ||
-		    prov_tp_add(r, s, &prov_io_ops, &st->tp[k], (uint64_t)k, -1, 0) < 0)
-			return -1;
-	}
-	return 0;
-}
-
-static int
-io_claim(struct prov_registry *r, struct smp_session *s, int evidx)
-{
-	const struct smp_event_spec *ev = smp_event(s, evidx);
-	if (ev->attr.type != PERF_TYPE_TRACEPOINT || !ev->name || strncmp(ev->name, "block:", 6))
-		return 0;
-	for (int k = 0; k < IO_N; k++) {
-		if (strcmp(ev->name + 6, io_events[k]))
-			continue;
-		struct io_state *st = io_state_get(r);
-		if (!st || prov_tp_load(r, "block", io_events[k], &st->tp[k]) < 0 ||
-		    io_emit(r, &(struct d_probe_desc){ 0 }, NULL, NULL) < 0)
-			return -1;
-		return prov_claim(r, evidx, &prov_io_ops, (uint64_t)k);
-	}
-	return 0;
-}
 
 /* The kernel's dev_t (major << 20 | minor) to the disk's name, from sysfs. */
 static const char *
@@ -226,36 +134,33 @@ io_fill(struct io_state *st, const struct prov_tp *tp, const struct smp_record *
 }
 
 static int
-io_decode(struct prov_registry *r, const struct smp_record *rec, uint64_t cookie,
-    prov_fire_fn fire, void *arg)
+io_decode(struct prov_registry *r, struct prov_tpb_state *tbs, const struct smp_record *rec,
+    uint64_t cookie, prov_fire_fn fire, void *arg)
 {
-	struct io_state *st = prov_state(r, &prov_io_ops);
-	if (!st || rec->type != PERF_RECORD_SAMPLE || !rec->raw || cookie >= IO_N)
-		return 0;
-	if (!st->planned)
-		io_plan(r, st);
-	if (!st->probe[cookie])
+	struct io_state *st = (struct io_state *)tbs;
+	if (!tbs->tbs_probe[cookie])
 		return 0;
 	uint64_t kbuf[128], ubuf[128];
 	struct io_args a;
 	struct d_firing f;
 	prov_firing_from_sample(r, rec, &f, kbuf, ubuf, 128);
-	f.df_probe = st->probe[cookie];
-	io_fill(st, &st->tp[cookie], rec, cookie == IO_DONE, &a);
+	io_fill(st, &tbs->tbs_tp[cookie], rec, cookie == IO_DONE, &a);
 	f.df_mem = &a;
 	f.df_memlen = sizeof(a);
 	f.df_args[0] = (uint64_t)(uintptr_t)&a.b;
 	f.df_args[1] = (uint64_t)(uintptr_t)&a.d;
 	f.df_args[2] = (uint64_t)(uintptr_t)&a.fi;
 	f.df_nargs = 3;
-	return fire(arg, &f);
+	return prov_tpb_fire(tbs->tbs_probe[cookie], &f, fire, arg);
 }
 
-const struct prov_ops prov_io_ops = {
-	.po_name = "io",
-	.po_list = io_list,
-	.po_match = io_match,
-	.po_enable = io_enable,
-	.po_claim = io_claim,
-	.po_decode = io_decode,
+static const struct prov_tpb io_tpb = {
+	.tb_ops = &prov_io_ops,
+	.tb_probes = io_names, .tb_nprobes = IO_N,
+	.tb_argtypes = io_argtypes, .tb_nargs = 3, .tb_decls = io_decls,
+	.tb_events = io_events, .tb_nevents = IO_N,
+	.tb_state_size = sizeof(struct io_state),
+	.tb_decode = io_decode,
 };
+
+PROV_TPB_OPS(prov_io_ops, "io", io_tpb);

@@ -33,7 +33,6 @@
  * segments seen before it; a socket seen by neither has empty addresses.
  */
 #include <arpa/inet.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "providers/prov_impl.h"
@@ -105,9 +104,7 @@ struct tcp_sock {
 };
 
 struct tcp_state {
-	struct prov_tp tp[TE_N];
-	uint32_t probe[TK_N];
-	int planned;
+	struct prov_tpb_state tb;	/* first: the state tpbacked.c keeps */
 	struct tcp_sock socks[TCP_NSOCKS];
 };
 
@@ -115,111 +112,24 @@ static const char *const tcp_names[TK_N] = {
 	"send", "receive", "state-change", "connect-request", "connect-established",
 	"connect-refused", "accept-established",
 };
-static const char *const tcp_events[TE_N][2] = {
-	{ "tcp", "tcp_probe" }, { "sock", "inet_sock_set_state" }, { "sock", "sock_send_length" },
+static const struct prov_tpb_event tcp_events[TE_N] = {
+	{ "tcp", "tcp_probe", 0 }, { "sock", "inet_sock_set_state", 0 },
+	{ "sock", "sock_send_length", 0 },
 };
 static const char *const tcp_argtypes[] = {
 	"pktinfo_t *", "csinfo_t *", "ipinfo_t *", "tcpsinfo_t *", "tcpinfo_t *", "tcplsinfo_t *"
 };
 
-static int
-tcp_emit(struct prov_registry *r, const struct d_probe_desc *pd, d_probe_cb cb, void *arg)
-{
-	int n = 0;
-	for (int k = 0; k < TK_N; k++) {
-		struct prov_probe *p = prov_add(r, &prov_tcp_ops, "", "", tcp_names[k]);
-		if (!p)
-			return prov_errf(r, "out of memory");
-		p->pp_param[0] = (uint64_t)k;
-		prov_set_args(p, 6, tcp_argtypes);
-		p->pp_info.dp_decls = tcp_decls;
-		if (!prov_desc_match(pd, &p->pp_info))
-			continue;
-		if (cb && cb(arg, &p->pp_info) < 0)
-			return -1;
-		n++;
-	}
-	return n;
-}
-
-static struct tcp_state *
-tcp_state_get(struct prov_registry *r)
-{
-	struct tcp_state *st = prov_state(r, &prov_tcp_ops);
-	if (!st && (st = calloc(1, sizeof(*st))))
-		prov_set_state(r, &prov_tcp_ops, st);
-	if (!st)
-		prov_errf(r, "out of memory");
-	return st;
-}
-
-static int
-tcp_match(struct prov_registry *r, const struct d_probe_desc *pd, d_probe_cb cb, void *arg)
-{
-	return tcp_state_get(r) ? tcp_emit(r, pd, cb, arg) : -1;
-}
-
-static int
-tcp_list(struct prov_registry *r, const struct d_probe_desc *pd, d_probe_cb cb, void *arg)
-{
-	if (prov_cfg(r)->replay && !prov_state(r, &prov_tcp_ops))
-		return 0;
-	return tcp_emit(r, pd, cb, arg);
-}
-
+/* Any probe needs the state changes and received segments: besides
+ * firing their own probes they teach send the sockets' addresses. */
 static void
-tcp_plan(struct prov_registry *r, struct tcp_state *st)
+tcp_want(const uint32_t *probe, int *want)
 {
-	for (uint32_t id = 1; id < prov_nprobes(r); id++) {
-		struct prov_probe *p = prov_by_id(r, id);
-		if (p->pp_ops == &prov_tcp_ops && prov_is_enabled(r, id))
-			st->probe[p->pp_param[0]] = id;
-	}
-	st->planned = 1;
-}
-
-static int
-tcp_enable(struct prov_registry *r, struct smp_session *s)
-{
-	struct tcp_state *st = prov_state(r, &prov_tcp_ops);
-	if (!st)
-		return 0;
-	tcp_plan(r, st);
 	int any = 0;
 	for (int k = 0; k < TK_N; k++)
-		any |= st->probe[k] != 0;
-	if (!any)
-		return 0;
-	/* state changes and received segments also teach send the addresses */
-	int want[TE_N] = { 1, 1, st->probe[TK_SEND] != 0 };
-	for (int e = 0; e < TE_N; e++) {
-		if (!want[e])
-			continue;
-		if (prov_tp_load(r, tcp_events[e][0], tcp_events[e][1], &st->tp[e]) < 0 ||
-		    prov_tp_add(r, s, &prov_tcp_ops, &st->tp[e], (uint64_t)e, -1, 0) < 0)
-			return -1;
-	}
-	return 0;
-}
-
-static int
-tcp_claim(struct prov_registry *r, struct smp_session *s, int evidx)
-{
-	const struct smp_event_spec *ev = smp_event(s, evidx);
-	if (ev->attr.type != PERF_TYPE_TRACEPOINT || !ev->name)
-		return 0;
-	for (int e = 0; e < TE_N; e++) {
-		char name[100];
-		snprintf(name, sizeof(name), "%s:%s", tcp_events[e][0], tcp_events[e][1]);
-		if (strcmp(ev->name, name))
-			continue;
-		struct tcp_state *st = tcp_state_get(r);
-		if (!st || prov_tp_load(r, tcp_events[e][0], tcp_events[e][1], &st->tp[e]) < 0 ||
-		    tcp_emit(r, &(struct d_probe_desc){ 0 }, NULL, NULL) < 0)
-			return -1;
-		return prov_claim(r, evidx, &prov_tcp_ops, (uint64_t)e);
-	}
-	return 0;
+		any |= probe[k] != 0;
+	want[TE_PROBE] = want[TE_STATE] = any;
+	want[TE_SEND] = probe[TK_SEND] != 0;
 }
 
 static struct tcp_sock *
@@ -249,15 +159,6 @@ tcp_addr(const struct prov_tp *tp, const struct smp_record *rec, const char *nam
 	}
 	if ((family == AF_INET && f->size >= 4) || (family == AF_INET6 && f->size >= 16))
 		inet_ntop(family, p, buf, (socklen_t)len);
-}
-
-static int
-tcp_fire(uint32_t id, struct d_firing *f, prov_fire_fn fire, void *arg)
-{
-	if (!id)
-		return 0;
-	f->df_probe = id;
-	return fire(arg, f);
 }
 
 /* Linux TCP_* to the illumos TCPS_* numbers DTrace scripts compare with. */
@@ -320,7 +221,7 @@ static int
 tcp_decode_probe(struct tcp_state *st, const struct smp_record *rec, struct d_firing *f,
     prov_fire_fn fire, void *arg)
 {
-	const struct prov_tp *tp = &st->tp[TE_PROBE];
+	const struct prov_tp *tp = &st->tb.tbs_tp[TE_PROBE];
 	uint64_t sk = prov_tp_uint(prov_tp_field(tp, "skaddr"), rec->raw, rec->raw_size);
 	struct tcp_sock *so = tcp_sock(st, sk);
 	if (so->sk != sk) {
@@ -344,14 +245,14 @@ tcp_decode_probe(struct tcp_state *st, const struct smp_record *rec, struct d_fi
 	struct tcp_args a;
 	tcp_fill(so, 0, tcp_u32(tp, rec, "data_len"), f->df_pid, f, &a);
 	a.pkt.pkt_addr = prov_tp_uint(prov_tp_field(tp, "skbaddr"), rec->raw, rec->raw_size);
-	return tcp_fire(st->probe[TK_RECEIVE], f, fire, arg);
+	return prov_tpb_fire(st->tb.tbs_probe[TK_RECEIVE], f, fire, arg);
 }
 
 static int
 tcp_decode_state(struct tcp_state *st, const struct smp_record *rec, struct d_firing *f,
     prov_fire_fn fire, void *arg)
 {
-	const struct prov_tp *tp = &st->tp[TE_STATE];
+	const struct prov_tp *tp = &st->tb.tbs_tp[TE_STATE];
 	if (tcp_u32(tp, rec, "protocol") != IPPROTO_TCP)
 		return 0;
 	uint64_t sk = prov_tp_uint(prov_tp_field(tp, "skaddr"), rec->raw, rec->raw_size);
@@ -374,19 +275,19 @@ tcp_decode_state(struct tcp_state *st, const struct smp_record *rec, struct d_fi
 	struct tcp_args a;
 	tcp_fill(so, 1, 0, f->df_pid, f, &a);
 	a.ls.tcps_state = tcp_dstate(old);
-	int rc = tcp_fire(st->probe[TK_STATE], f, fire, arg);
+	int rc = prov_tpb_fire(st->tb.tbs_probe[TK_STATE], f, fire, arg);
 	int k = old == TCPS_CLOSE && nst == TCPS_SYN_SENT ? TK_CONNREQ :
 	    old == TCPS_SYN_SENT && nst == TCPS_ESTABLISHED ? TK_CONNEST :
 	    old == TCPS_SYN_SENT && nst == TCPS_CLOSE ? TK_CONNREF :
 	    old == TCPS_SYN_RECV && nst == TCPS_ESTABLISHED ? TK_ACCEST : -1;
-	return rc || k < 0 ? rc : tcp_fire(st->probe[k], f, fire, arg);
+	return rc || k < 0 ? rc : prov_tpb_fire(st->tb.tbs_probe[k], f, fire, arg);
 }
 
 static int
 tcp_decode_send(struct tcp_state *st, const struct smp_record *rec, struct d_firing *f,
     prov_fire_fn fire, void *arg)
 {
-	const struct prov_tp *tp = &st->tp[TE_SEND];
+	const struct prov_tp *tp = &st->tb.tbs_tp[TE_SEND];
 	if (tcp_u32(tp, rec, "protocol") != IPPROTO_TCP)
 		return 0;
 	int64_t ret = (int64_t)prov_tp_uint(prov_tp_field(tp, "ret"), rec->raw, rec->raw_size);
@@ -403,18 +304,14 @@ tcp_decode_send(struct tcp_state *st, const struct smp_record *rec, struct d_fir
 	}
 	struct tcp_args a;
 	tcp_fill(so, 1, (uint64_t)ret, f->df_pid, f, &a);
-	return tcp_fire(st->probe[TK_SEND], f, fire, arg);
+	return prov_tpb_fire(st->tb.tbs_probe[TK_SEND], f, fire, arg);
 }
 
 static int
-tcp_decode(struct prov_registry *r, const struct smp_record *rec, uint64_t cookie,
-    prov_fire_fn fire, void *arg)
+tcp_decode(struct prov_registry *r, struct prov_tpb_state *tbs, const struct smp_record *rec,
+    uint64_t cookie, prov_fire_fn fire, void *arg)
 {
-	struct tcp_state *st = prov_state(r, &prov_tcp_ops);
-	if (!st || rec->type != PERF_RECORD_SAMPLE || !rec->raw || cookie >= TE_N)
-		return 0;
-	if (!st->planned)
-		tcp_plan(r, st);
+	struct tcp_state *st = (struct tcp_state *)tbs;
 	uint64_t kbuf[128], ubuf[128];
 	struct d_firing f;
 	prov_firing_from_sample(r, rec, &f, kbuf, ubuf, 128);
@@ -425,11 +322,14 @@ tcp_decode(struct prov_registry *r, const struct smp_record *rec, uint64_t cooki
 	}
 }
 
-const struct prov_ops prov_tcp_ops = {
-	.po_name = "tcp",
-	.po_list = tcp_list,
-	.po_match = tcp_match,
-	.po_enable = tcp_enable,
-	.po_claim = tcp_claim,
-	.po_decode = tcp_decode,
+static const struct prov_tpb tcp_tpb = {
+	.tb_ops = &prov_tcp_ops,
+	.tb_probes = tcp_names, .tb_nprobes = TK_N,
+	.tb_argtypes = tcp_argtypes, .tb_nargs = 6, .tb_decls = tcp_decls,
+	.tb_events = tcp_events, .tb_nevents = TE_N,
+	.tb_state_size = sizeof(struct tcp_state),
+	.tb_want = tcp_want,
+	.tb_decode = tcp_decode,
 };
+
+PROV_TPB_OPS(prov_tcp_ops, "tcp", tcp_tpb);
