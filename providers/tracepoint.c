@@ -165,27 +165,42 @@ prov_tp_str(const struct prov_tp_field *f, const void *raw, uint32_t rawsize,
 	return buf;
 }
 
+/* The spec of tp's event on every CPU, owned by ops with the cookie. */
+static void
+prov_tp_spec(struct prov_registry *r, const struct prov_ops *ops, const struct prov_tp *tp,
+    uint64_t cookie, struct smp_event_spec *sp)
+{
+	memset(sp, 0, sizeof(*sp));
+	prov_tp_attr(tp, &sp->attr, prov_cfg(r)->want_callchains & 3);
+	sp->scope = SMP_EACH_CPU;
+	sp->group_leader = -1;
+	sp->name = tp->name;
+	sp->owner = (void *)ops;
+	sp->cookie = cookie;
+}
+
+static int
+prov_tp_submit(struct prov_registry *r, struct smp_session *s, const struct smp_event_spec *sp)
+{
+	int evidx;
+	if (smp_add_event(s, sp, &evidx) < 0)
+		return prov_errf(r, "%s", smp_errmsg(s));
+	return evidx;
+}
+
 int
 prov_tp_add(struct prov_registry *r, struct smp_session *s, const struct prov_ops *ops,
     const struct prov_tp *tp, uint64_t cookie, int leader, int with_read)
 {
 	struct smp_event_spec sp;
-	memset(&sp, 0, sizeof(sp));
-	prov_tp_attr(tp, &sp.attr, prov_cfg(r)->want_callchains & 3);
+	prov_tp_spec(r, ops, tp, cookie, &sp);
 	if (with_read) {
 		sp.attr.sample_type |= PERF_SAMPLE_READ;
 		sp.attr.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID |
 		    PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 	}
-	sp.scope = SMP_EACH_CPU;
 	sp.group_leader = leader;
-	sp.name = tp->name;
-	sp.owner = (void *)ops;
-	sp.cookie = cookie;
-	int evidx;
-	if (smp_add_event(s, &sp, &evidx) < 0)
-		return prov_errf(r, "%s", smp_errmsg(s));
-	return evidx;
+	return prov_tp_submit(r, s, &sp);
 }
 
 int
@@ -193,18 +208,9 @@ prov_tp_add_ustack(struct prov_registry *r, struct smp_session *s, const struct 
     const struct prov_tp *tp, uint64_t cookie, uint32_t stack_bytes)
 {
 	struct smp_event_spec sp;
-	memset(&sp, 0, sizeof(sp));
-	prov_tp_attr(tp, &sp.attr, prov_cfg(r)->want_callchains & 3);
+	prov_tp_spec(r, ops, tp, cookie, &sp);
 	sp.attr.sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
 	sp.attr.sample_regs_user = 1ull << PROV_REG_SP;
 	sp.attr.sample_stack_user = stack_bytes;
-	sp.scope = SMP_EACH_CPU;
-	sp.group_leader = -1;
-	sp.name = tp->name;
-	sp.owner = (void *)ops;
-	sp.cookie = cookie;
-	int evidx;
-	if (smp_add_event(s, &sp, &evidx) < 0)
-		return prov_errf(r, "%s", smp_errmsg(s));
-	return evidx;
+	return prov_tp_submit(r, s, &sp);
 }
