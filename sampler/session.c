@@ -274,10 +274,8 @@ smp_account(struct smp_session *s, int slot, const struct perf_event_header *h)
 		memcpy(&n, body, 8);
 	else if (h->type == PERF_RECORD_THROTTLE)
 		n = 1;
-	if (n) {
+	if (n)
 		smp_count_drop(s, slot, n);
-		if (getenv("SMP_DEBUG")) fprintf(stderr, "acct type %u n %llu slot %d\n", h->type, (unsigned long long)n, slot);
-	}
 }
 
 /* ---- queueing and delivery ---- */
