@@ -54,6 +54,7 @@ static const struct d_optdef {
 	{ "aggsortkeypos", O_AGGSORTKEYPOS, OT_COUNT, -1, true },
 	{ "aggsortpos", O_AGGSORTPOS, OT_COUNT, -1, true },
 	{ "aggsortrev", O_AGGSORTREV, OT_BOOL, 0, true },
+	{ "aggzoom", O_AGGZOOM, OT_BOOL, 0, true },
 	{ "aggpercpu", O_AGGPERCPU, OT_BOOL, 0, true },
 	{ "temporal", O_TEMPORAL, OT_BOOL, 0, false },
 	{ "stackindent", O_STACKINDENT, OT_COUNT, 14, true },
@@ -288,6 +289,7 @@ d_opt_apply_runtime(struct d_hdl *dh)
 		struct dagg_sortopts so = {
 			(int)dh->dh_opt[O_AGGSORTKEY], (int)dh->dh_opt[O_AGGSORTKEYPOS],
 			(int)dh->dh_opt[O_AGGSORTPOS], (int)dh->dh_opt[O_AGGSORTREV],
+			(int)dh->dh_opt[O_AGGZOOM],
 		};
 		dagg_set_sortopts(dh->dh_aggset, &so);
 	}

@@ -1269,7 +1269,7 @@ ht_remove(struct dagg *a, struct dagg_ent *victim)
 void
 dagg_trunc(dagg_t *a, int64_t n)
 {
-	struct dagg_sortopts so = { 0, 0, 0, 0 };
+	struct dagg_sortopts so = { 0, 0, 0, 0, 0 };
 	struct dagg_vec vec;
 	size_t keep;
 

@@ -67,6 +67,7 @@ struct dagg_sortopts {
 	int so_sortkeypos;	/* key position to sort by, -1 = unset */
 	int so_sortpos;		/* position among printa's aggregations */
 	int so_sortrev;		/* boolean */
+	int so_zoom;		/* boolean: aggzoom, the tallest bar ~95% of full height */
 };
 void dagg_set_sortopts(dagg_set_t *set, const struct dagg_sortopts *so);
 /* Change the budget (setopt aggsize); entries already stored stay. */

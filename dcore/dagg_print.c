@@ -141,15 +141,24 @@ struct hist {
 	int pos, neg;
 };
 
+/* The bars' scale: the sum of the magnitudes or, with aggzoom, the
+ * largest magnitude over 0.95 (dt_quantize_total). */
 static void
-hist_totals(const int64_t *v, int lo, int hi, struct hist *h)
+hist_totals(const int64_t *v, int lo, int hi, int zoom, struct hist *h)
 {
 	h->total = 0;
 	h->pos = h->neg = 0;
 	for (int i = lo; i <= hi; i++) {
+		long double m = v[i] < 0 ? -(long double)v[i] : (long double)v[i];
 		h->pos |= v[i] > 0;
 		h->neg |= v[i] < 0;
-		h->total += v[i] < 0 ? -(long double)v[i] : (long double)v[i];
+		if (!zoom) {
+			h->total += m;
+			continue;
+		}
+		m *= 1 / 0.95;
+		if (h->total < m)
+			h->total = m;
 	}
 }
 
@@ -166,7 +175,7 @@ qbucketval(int i)
 /* quantize's trim differs from the others in one corner: data only in
  * the last bucket counts as no data (as in dt_print_quantize). */
 static int
-print_quantize(FILE *fp, const int64_t *v, uint64_t normal)
+print_quantize(FILE *fp, const int64_t *v, uint64_t normal, int zoom)
 {
 	const int n = DAGG_QNBUCKETS;
 	int lo = 0, hi = n - 1;
@@ -185,7 +194,7 @@ print_quantize(FILE *fp, const int64_t *v, uint64_t normal)
 		if (hi < n - 1)
 			hi++;
 	}
-	hist_totals(v, lo, hi, &h);
+	hist_totals(v, lo, hi, zoom, &h);
 	DFMT_CHK(hist_header(fp));
 	for (int i = lo; i <= hi; i++) {
 		DFMT_CHK(fprintf(fp, "%16lld ", (long long)qbucketval(i)));
@@ -204,7 +213,7 @@ print_lquantize(FILE *fp, const struct dagg *a, const int64_t *v,
 	char c[48];
 
 	hist_range(v, levels + 2, 0, 2, &lo, &hi);
-	hist_totals(v, lo, hi, &h);
+	hist_totals(v, lo, hi, a->ag_set->as_so.so_zoom, &h);
 	DFMT_CHK(hist_header(fp));
 	for (int i = lo; i <= hi; i++) {
 		if (i == 0) {
@@ -234,7 +243,7 @@ print_llquantize(FILE *fp, const struct dagg *a, const int64_t *v,
 	char c[48];
 
 	hist_range(v, a->ag_nvals, 0, 1, &lo, &hi);
-	hist_totals(v, lo, hi, &h);
+	hist_totals(v, lo, hi, a->ag_set->as_so.so_zoom, &h);
 	DFMT_CHK(hist_header(fp));
 	for (order = 0; order < p->ap_llq_low; order++)
 		value *= p->ap_llq_factor;
@@ -280,7 +289,8 @@ print_hist(FILE *fp, const void *arg)
 
 	switch (hc->a->ag_func) {
 	case DAGG_QUANTIZE:
-		return print_quantize(fp, hc->v, hc->normal);
+		return print_quantize(fp, hc->v, hc->normal,
+		    hc->a->ag_set->as_so.so_zoom);
 	case DAGG_LQUANTIZE:
 		return print_lquantize(fp, hc->a, hc->v, hc->normal);
 	default:

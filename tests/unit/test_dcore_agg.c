@@ -138,7 +138,7 @@ static void
 test_signed_keys(void)
 {
 	dagg_set_t *set = dagg_set_create(1 << 20, "pmctrace", NULL);
-	struct dagg_sortopts so = { 1, -1, -1, 0 };
+	struct dagg_sortopts so = { 1, -1, -1, 0, 0 };
 	int sizes[] = { 1, 2, 4, 8 };
 	FILE *fp;
 
@@ -561,7 +561,7 @@ test_printa_joined(void)
 	    NULL, NULL);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
 	{
-		struct dagg_sortopts so = { 0, -1, 1, 0 };	/* aggsortpos=1 */
+		struct dagg_sortopts so = { 0, -1, 1, 0, 0 };	/* aggsortpos=1 */
 		dagg_set_sortopts(set, &so);
 	}
 	fp = mem_open();
@@ -578,7 +578,7 @@ test_sort_options(void)
 	struct d_vdesc k[2] = { vd_int(8), vd_int(8) };
 	dagg_t *a = dagg_create(set, "a", DAGG_SUM, NULL, k, 2, NULL);
 	int64_t rows[][3] = { { 1, 30, 5 }, { 2, 10, 9 }, { 3, 20, 1 } };
-	struct dagg_sortopts so = { 0, -1, -1, 1 };
+	struct dagg_sortopts so = { 0, -1, -1, 1, 0 };
 	char key[16];
 	FILE *fp;
 
