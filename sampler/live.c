@@ -74,6 +74,12 @@ smp_add_event(struct smp_session *s, const struct smp_event_spec *spec, int *evi
 	    (spec->group_leader >= 0 && s->ev[spec->group_leader].spec.group_leader >= 0))
 		return smp_err(s, -EINVAL, "%s: group leader %d is not an earlier leader",
 			       spec->name ? spec->name : "event", spec->group_leader);
+	if (spec->scope == SMP_TASK && (spec->task <= 0 || spec->group_leader >= 0))
+		return smp_err(s, -EINVAL, "%s: a task event needs a thread id and no group",
+			       spec->name ? spec->name : "event");
+	if (spec->group_leader >= 0 && s->ev[spec->group_leader].spec.scope == SMP_TASK)
+		return smp_err(s, -EINVAL, "%s: a task event cannot lead a group",
+			       spec->name ? spec->name : "event");
 	int i = smp_event_new(s, spec, spec->name);
 	if (i < 0)
 		return smp_err(s, i, "out of memory");
@@ -247,6 +253,11 @@ smp_open_one(struct smp_session *s, int e, int ci, int t)
 	int pid = s->opts.ntarget_pids > 0 ? s->pids[t] : -1;
 	if (ev->spec.scope == SMP_ONE_CPU && ev->spec.cpu != cpu)
 		return 0;
+	if (ev->spec.scope == SMP_TASK) {
+		if (t > 0)
+			return 0;	/* its own task, whatever the session's targets */
+		pid = ev->spec.task;
+	}
 	int group_fd = -1;
 	if (ev->spec.group_leader >= 0) {
 		group_fd = s->ev[ev->spec.group_leader].fds[ci * nt + t];
@@ -258,7 +269,7 @@ smp_open_one(struct smp_session *s, int e, int ci, int t)
 			      PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0)
 		return smp_open_error(s, ev, cpu, pid, -errno);
-	ev->fds[ci * nt + t] = fd;
+	ev->fds[ci * nt + t] = fd;	/* closed by smp_live_close, whatever happens next */
 	uint64_t id;
 	if (ioctl(fd, PERF_EVENT_IOC_ID, &id) < 0)
 		return smp_err(s, -errno, "%s: PERF_EVENT_IOC_ID: %s", ev->name, strerror(errno));
@@ -268,19 +279,33 @@ smp_open_one(struct smp_session *s, int e, int ci, int t)
 }
 
 static int
+smp_alloc_fds(struct smp_session *s, int e)
+{
+	int nt = smp_nthreads(s);
+	if (s->ev[e].fds)
+		return 0;
+	s->ev[e].fds = malloc((size_t)(s->ncpu * nt) * sizeof(int));
+	if (!s->ev[e].fds)
+		return smp_err(s, -ENOMEM, "out of memory");
+	for (int k = 0; k < s->ncpu * nt; k++)
+		s->ev[e].fds[k] = -1;
+	return 0;
+}
+
+static int
 smp_open_all(struct smp_session *s)
 {
 	int nt = smp_nthreads(s);
 	for (int e = 0; e < s->nev; e++) {
-		s->ev[e].fds = malloc((size_t)(s->ncpu * nt) * sizeof(int));
-		if (!s->ev[e].fds)
-			return smp_err(s, -ENOMEM, "out of memory");
-		for (int k = 0; k < s->ncpu * nt; k++)
-			s->ev[e].fds[k] = -1;
+		int err = smp_alloc_fds(s, e);
+		if (err)
+			return err;
 	}
 	for (int ci = 0; ci < s->ncpu; ci++)
 		for (int t = 0; t < nt; t++)
 			for (int e = 0; e < s->nev; e++) {
+				if (s->ev[e].early)
+					continue;
 				int err = smp_open_one(s, e, ci, t);
 				if (err)
 					return err;
@@ -407,7 +432,8 @@ smp_start(struct smp_session *s)
 		return smp_err(s, -EINVAL, "no events to open");
 	size_t page = (size_t)sysconf(_SC_PAGESIZE), ring = smp_ring_bytes(s, page);
 	for (int e = 0; e < s->nev; e++)
-		smp_fix_attr(s, &s->ev[e], ring);
+		if (!s->ev[e].early)	/* smp_open_now's are fixed and open */
+			smp_fix_attr(s, &s->ev[e], ring);
 	smp_unify_clock(s);
 	smp_compute_idpos(s);
 	int err = smp_open_all(s);
@@ -623,4 +649,51 @@ smp_live_close(struct smp_session *s)
 		close(s->epfd);
 	s->epfd = -1;
 	s->started = 0;
+}
+
+int
+smp_open_now(struct smp_session *s, int evidx)
+{
+	if (!s || !s->live || evidx < 0 || evidx >= s->nev || s->ev[evidx].spec.scope != SMP_TASK)
+		return -EINVAL;
+	if (s->started)
+		return smp_err(s, -EBUSY, "events must be opened before the session starts");
+	struct smp_evt *ev = &s->ev[evidx];
+	if (ev->early)
+		return 0;
+	/* The attr smp_start would give it: the ring size is the one known
+	 * now, which only grows as events are added (so the watermark stays
+	 * within the final ring); the clock is the first one asked for,
+	 * which smp_unify_clock keeps. */
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	smp_fix_attr(s, ev, smp_ring_bytes(s, page));
+	for (int e = 0; e < s->nev; e++)
+		if (e != evidx && s->ev[e].spec.attr.use_clockid) {
+			ev->spec.attr.use_clockid = 1;
+			ev->spec.attr.clockid = s->ev[e].spec.attr.clockid;
+			break;
+		}
+	int err = smp_alloc_fds(s, evidx), nt = smp_nthreads(s);
+	for (int ci = 0; !err && ci < s->ncpu; ci++)
+		err = smp_open_one(s, evidx, ci, 0);
+	if (!err) {
+		ev->early = 1;
+		return 0;
+	}
+	for (int k = 0; k < s->ncpu * nt; k++)
+		if (ev->fds[k] >= 0)
+			close(ev->fds[k]);
+	/* its ids stay in the id map: the kernel never hands them out
+	 * again and their fds, never enabled, are closed */
+	if (evidx == s->nev - 1) {
+		free(ev->name);
+		free(ev->ids);
+		free(ev->fds);
+		s->nev--;
+	} else {
+		free(ev->fds);
+		ev->fds = NULL;
+		ev->nids = 0;
+	}
+	return err;
 }

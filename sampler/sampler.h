@@ -35,6 +35,9 @@ struct smp_session;
 enum smp_scope {
 	SMP_EACH_CPU,	/* one fd per online CPU, all tasks (or the target) */
 	SMP_ONE_CPU,	/* only on spec.cpu */
+	SMP_TASK,	/* only thread spec.task (and, with attr.inherit, the threads
+			 * and children it creates): one fd per online CPU with
+			 * pid = spec.task, into that CPU's ring; no group */
 };
 
 struct smp_event_spec {
@@ -45,6 +48,11 @@ struct smp_event_spec {
 	const char *name;		/* for messages and the recorded EVENT_DESC */
 	void *owner;			/* routing: who decodes this event's samples */
 	uint64_t cookie;
+	int32_t task;			/* SMP_TASK: the thread id */
+	/* Called once by smp_close after the event's fds are closed (a
+	 * provider removes what the event needed, a tracefs probe...). */
+	void (*closed)(void *closed_arg);
+	void *closed_arg;
 };
 
 struct smp_opts {
@@ -122,6 +130,12 @@ void smp_close(struct smp_session *s);	/* closes every fd, unmaps every ring */
 
 int smp_add_event(struct smp_session *s, const struct smp_event_spec *spec, int *evidx);
 int smp_start(struct smp_session *s);	/* open + mmap + enable everything added */
+/* Open an SMP_TASK event now, before smp_start, with the attr smp_start
+ * would give it (left disabled until smp_start enables everything), so
+ * that the caller learns at once whether the kernel takes it.  On failure
+ * the event, which must be the last one added, is removed again (its
+ * closed hook is not called) and -errno is returned, smp_errmsg set. */
+int smp_open_now(struct smp_session *s, int evidx);
 
 /* Replay: events found in the file, and providers claiming them. */
 int smp_nevents(const struct smp_session *s);

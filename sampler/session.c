@@ -458,6 +458,9 @@ smp_close(struct smp_session *s)
 		smp_live_close(s);
 	else
 		smp_file_close(s);
+	for (int i = 0; i < s->nev; i++)
+		if (s->ev[i].spec.closed)
+			s->ev[i].spec.closed(s->ev[i].spec.closed_arg);
 	for (int i = 0; i < s->nev; i++) {
 		free(s->ev[i].name);
 		free(s->ev[i].ids);

@@ -22,6 +22,7 @@ struct smp_evt {
 	uint64_t *ids;			/* kernel/sample ids of this event's fds */
 	int nids, capids;
 	int *fds;			/* live: [cpu index * nthreads + thread] */
+	int early;			/* live: opened by smp_open_now */
 };
 
 struct smp_cpu {

@@ -2,7 +2,8 @@
  * test_sampler_live.c — live sessions on this machine: cpu-clock on every
  * CPU, a sched_switch tracepoint with RAW payloads, a group read led by
  * cpu-clock (msr/tsc/ where the msr PMU exists), a per-task session that
- * ends when its target exits, error messages, and recording a perf.data
+ * ends when its target exits, a task event opened before the session
+ * starts (SMP_TASK, smp_open_now), error messages, and recording a perf.data
  * file that perf script reads.
  */
 #include "sampler/sampler.h"
@@ -483,6 +484,57 @@ test_bufpolicy_ring(void)
 	smp_close(s);
 }
 
+static int task_closed;
+
+static void
+task_closed_hook(void *arg)
+{
+	task_closed += arg == (void *)&task_closed;
+}
+
+/* SMP_TASK: opened at once by smp_open_now (a failure removes the event),
+ * one fd per CPU for one thread, its samples in the CPU rings with a
+ * system-wide event's; the closed hook runs once at smp_close. */
+static void
+test_task_open_now(void)
+{
+	struct live l = { .pid = getpid() };
+	struct smp_session *s = open_live();
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	struct smp_event_spec sp = clock_spec(1000000);
+	int ev = -1, ev2 = -1;
+	CU_ASSERT_EQUAL(smp_open_now(s, 0), -EINVAL);	/* no such event */
+	CU_ASSERT_EQUAL_FATAL(smp_add_event(s, &sp, &ev), 0);
+	CU_ASSERT_EQUAL(smp_open_now(s, ev), -EINVAL);	/* not a task event */
+	struct smp_event_spec tk = clock_spec(1000000);
+	tk.attr.type = PERF_TYPE_SOFTWARE;
+	tk.attr.config = PERF_COUNT_SW_TASK_CLOCK;
+	tk.scope = SMP_TASK;
+	tk.name = "task-clock";
+	CU_ASSERT_EQUAL(smp_add_event(s, &tk, NULL), -EINVAL);	/* no thread named */
+	tk.task = 0x7ffffff0;	/* no such thread: refused, and removed again */
+	CU_ASSERT_EQUAL_FATAL(smp_add_event(s, &tk, &ev2), 0);
+	CU_ASSERT_EQUAL(smp_open_now(s, ev2), -ESRCH);
+	CU_ASSERT_PTR_NOT_NULL(strstr(smp_errmsg(s), "no such process"));
+	tk.task = (int32_t)getpid();
+	tk.closed = task_closed_hook;
+	tk.closed_arg = &task_closed;
+	CU_ASSERT_EQUAL_FATAL(smp_add_event(s, &tk, &ev2), 0);
+	CU_ASSERT_EQUAL(ev2, 1);	/* the refused one is gone */
+	CU_ASSERT_EQUAL_FATAL(smp_open_now(s, ev2), 0);
+	int rc = smp_start(s);
+	if (rc)
+		fprintf(stderr, "smp_start: %s\n", smp_errmsg(s));
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+	spin_and_poll(s, 200, &l);
+	/* both events sample us: the task one too (other_type counts it) */
+	CU_ASSERT(l.mine > 200);
+	CU_ASSERT(l.other_type > 100);
+	CU_ASSERT_EQUAL(task_closed, 0);
+	smp_close(s);
+	CU_ASSERT_EQUAL(task_closed, 1);
+}
+
 static void
 test_open_errors(void)
 {
@@ -618,6 +670,7 @@ static const struct cu_test tests[] = {
 	{ "inherit_thread_deltas", test_inherit_thread_deltas },
 	{ "bufpolicy_ring", test_bufpolicy_ring },
 	{ "open_errors", test_open_errors },
+	{ "task_open_now", test_task_open_now },
 	{ "record_to_perf_script", test_record_to_perf_script },
 	{ NULL, NULL },
 };
