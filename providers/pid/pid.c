@@ -19,9 +19,28 @@
  * uretprobe does not know the offset of the return instruction that
  * DTrace puts there).
  *
- * Uprobes are attached to the file, and the events here are opened on
- * every CPU: other processes running the same code trap too (each firing
- * of another pid is dropped here), so probing libc costs them a little.
+ * Events are opened for the target's threads (pid = thread, on every
+ * CPU, inherited by the threads and children it creates), so the kernel puts
+ * the breakpoints in the target's address space only: other processes
+ * running the same libc do not trap.
+ *
+ * Creating a uprobe is cheap (under 1 ms); removing one is not: the kernel
+ * waits for RCU grace periods (synchronize_rcu_tasks_trace and friends,
+ * under event_mutex, so not in parallel) for each perf event it tears
+ * down, about 90 ms on a small VM: 5000 probes took minutes to close.  So
+ * with tracefs at hand the probes are created in batches through
+ * uprobe_events, up to PID_BATCH entry/offset probes of a target appended
+ * to one trace event and return probes to another ("p:pmctrace_PID/ent0
+ * FILE:0xOFF id=\N:u32", N the probe's index, which each firing carries
+ * in its raw record): one perf event per batch, thread and CPU, and the
+ * kernel waits for its grace periods once per batch.  A batch the kernel refuses
+ * (uprobes cannot take some first instructions, lock-prefixed ones...) is
+ * split in halves until the probes it refuses are found; these are left
+ * out with a notice.  The trace events are removed when the session
+ * closes (and ones a killed pmctrace left behind, at the next start).
+ * Without a writable tracefs each probe is its own uprobe PMU event, and
+ * at most PID_MAX_PMU probes are allowed.
+ *
  * For -c the target is still the stopped pmctrace child when probes are
  * created: a.out is then the command's program, found from the child's
  * command line (ours: -c CMD) and $PATH, and its functions are listed
@@ -30,19 +49,29 @@
  * count from the child's exec of that program on (sched_process_exec), so
  * the child's and sh's own calls before it are not seen, as in DTrace.
  */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
 #include "providers/pid/pid_impl.h"
 #include "symbolizer/symbolizer.h"
 
-#define PID_MAX_PROBES 1024
+#define PID_MAX_PROBES 1000000	/* memory: each takes ~300 bytes */
+#define PID_MAX_PMU 256		/* without tracefs: ~0.1 s each to remove */
+#define PID_MAX_THREADS 4096
+/* Probes per tracefs batch: each batch costs its grace periods when it is
+ * closed (~0.1 s), and a batch the kernel refuses costs a few opens of
+ * its halves to find the probe at fault. */
+#define PID_BATCH 256
 
 /* x86_64 perf register numbers (asm/perf_regs.h) */
 enum { PR_AX = 0, PR_CX = 2, PR_DX = 3, PR_SI = 4, PR_DI = 5, PR_IP = 8, PR_R8 = 16, PR_R9 = 17 };
@@ -69,9 +98,16 @@ struct pid_state {
 	int gate_open;
 	char gate_exe[64];
 	struct prov_tp exec_tp;
+	/* tracefs batches: where each firing's probe index is in the raw
+	 * record, for entry/offset (0) and return (1) events */
+	uint16_t idoff[2];
+	int seq;			/* trace events created */
+	int nrefused;			/* probes the kernel would not place */
+	char refused[64];		/* the first of them */
 	struct pid_uprobe up[];
 };
 #define PID_COOKIE_EXEC ((uint64_t)-1)
+#define PID_COOKIE_BATCH (1ull << 62)	/* | 1 for return probes */
 
 struct pid_matchctx {
 	struct prov_registry *r;
@@ -117,8 +153,8 @@ pid_slot(struct prov_registry *r)
 	if (!st)
 		return NULL;
 	if (st->n == PID_MAX_PROBES) {
-		prov_errf(r, "pid provider: more than %d probes (each uprobe takes the kernel "
-		    "tens of ms to set up and remove); name a module or fewer functions", PID_MAX_PROBES);
+		prov_errf(r, "pid provider: more than %d probes; name a module or fewer functions",
+		    PID_MAX_PROBES);
 		return NULL;
 	}
 	if (st->n == st->cap) {
@@ -418,7 +454,9 @@ pid_add_uprobe_event(struct prov_registry *r, struct smp_session *s,
 	sp.attr.use_clockid = 1;
 	sp.attr.clockid = 1;	/* CLOCK_MONOTONIC, as every other event */
 	sp.attr.disabled = 1;
-	sp.scope = SMP_EACH_CPU;
+	sp.scope = q->task ? SMP_TASK : SMP_EACH_CPU;
+	sp.task = q->task;
+	sp.attr.inherit = q->task != 0;
 	sp.group_leader = -1;
 	sp.name = "uprobe";
 	sp.owner = (void *)ops;
@@ -429,24 +467,333 @@ pid_add_uprobe_event(struct prov_registry *r, struct smp_session *s,
 	return 0;
 }
 
+/* The tracefs directory whose uprobe_events we may write, or NULL. */
+static const char *
+pid_tracefs(void)
+{
+	static const char *const dirs[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
+	char path[64];
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		snprintf(path, sizeof(path), "%s/uprobe_events", dirs[i]);
+		if (access(path, W_OK) == 0)
+			return dirs[i];
+	}
+	return NULL;
+}
+
+/* Write commands to uprobe_events (appending: O_TRUNC would remove every
+ * uprobe event of the system); 0 or -errno. */
+static int
+pid_tfs_cmd(const char *dir, const char *cmd)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "%s/uprobe_events", dir);
+	int fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC), err = 0;
+	if (fd < 0)
+		return -errno;
+	size_t len = strlen(cmd);
+	if (write(fd, cmd, len) != (ssize_t)len)
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+struct pid_tfs_del {
+	char dir[32];
+	char cmd[96];
+};
+
+/* The sampler's closed hook: the batch's fds are closed, remove its event. */
+static void
+pid_tfs_remove(void *arg)
+{
+	struct pid_tfs_del *d = arg;
+	pid_tfs_cmd(d->dir, d->cmd);
+	free(d);
+}
+
+/* Trace events of a pmctrace that was killed before it could remove them. */
+static void
+pid_tfs_stale(const char *dir)
+{
+	static int done;
+	char path[64], line[512], cmd[128];
+	if (done++)
+		return;
+	snprintf(path, sizeof(path), "%s/uprobe_events", dir);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		int owner = 0, n = 0;
+		char ev[64];
+		if (sscanf(line, "%*c:pmctrace_%d/%63[^ ] %n", &owner, ev, &n) < 2 || owner <= 0 ||
+		    owner == getpid() || kill(owner, 0) == 0 || errno != ESRCH)
+			continue;
+		snprintf(cmd, sizeof(cmd), "-:pmctrace_%d/%s\n", owner, ev);
+		pid_tfs_cmd(dir, cmd);
+	}
+	fclose(f);
+}
+
+/* The threads of pid now (at least pid itself). */
+static int
+pid_threads(int32_t pid, int32_t *tids, int max)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	DIR *d = opendir(path);
+	int n = 0;
+	tids[n++] = pid;
+	struct dirent *de;
+	while (d && (de = readdir(d)) && n < max) {
+		int32_t t = (int32_t)atoi(de->d_name);
+		if (t > 0 && t != pid)
+			tids[n++] = t;
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
+struct pid_batchctx {
+	struct prov_registry *r;
+	struct smp_session *s;
+	const char *dir;
+	const int32_t *tids;
+	int ntids;
+	int ret;			/* 1: return probes */
+	uint32_t stack_bytes;
+};
+
+static int pid_batch(struct pid_batchctx *bc, int *idx, int n);
+
+/* Open the trace event grp/ev (the probes idx[0..n)) for every thread.
+ * 1 if the kernel refused one of its probes (the caller splits it). */
+static int
+pid_batch_open(struct pid_batchctx *bc, const char *grp, const char *ev)
+{
+	struct prov_registry *r = bc->r;
+	struct pid_state *st = prov_state(r, &prov_pid_ops);
+	struct prov_tp tp;
+	if (prov_tp_load(r, grp, ev, &tp) < 0)
+		return -1;
+	const struct prov_tp_field *fid = prov_tp_field(&tp, "id");
+	if (!fid || fid->size != 4)
+		return prov_errf(r, "pid provider: %s/%s has no u32 id field", grp, ev);
+	st->idoff[bc->ret] = fid->offset;
+	int opened = 0;
+	for (int t = 0; t < bc->ntids; t++) {
+		struct smp_event_spec sp;
+		memset(&sp, 0, sizeof(sp));
+		prov_tp_attr(&tp, &sp.attr, prov_cfg(r)->want_callchains & 3);
+		sp.attr.sample_type |= PERF_SAMPLE_REGS_USER;
+		sp.attr.sample_regs_user = PID_REGS;
+		if (bc->stack_bytes) {
+			sp.attr.sample_type |= PERF_SAMPLE_STACK_USER;
+			sp.attr.sample_stack_user = bc->stack_bytes;
+		}
+		sp.attr.inherit = 1;	/* threads and children it creates later */
+		sp.scope = SMP_TASK;
+		sp.task = bc->tids[t];
+		sp.group_leader = -1;
+		sp.name = tp.name;
+		sp.owner = (void *)&prov_pid_ops;
+		sp.cookie = PID_COOKIE_BATCH | (uint64_t)bc->ret;
+		struct pid_tfs_del *del = NULL;
+		if (!opened) {
+			/* the event is removed once its last fd is closed */
+			if (!(del = calloc(1, sizeof(*del))))
+				return prov_errf(r, "out of memory");
+			snprintf(del->dir, sizeof(del->dir), "%s", bc->dir);
+			snprintf(del->cmd, sizeof(del->cmd), "-:%s/%s\n", grp, ev);
+			sp.closed = pid_tfs_remove;
+			sp.closed_arg = del;
+		}
+		int evidx, err;
+		if ((err = smp_add_event(bc->s, &sp, &evidx)) < 0) {
+			free(del);
+			return prov_errf(r, "%s", smp_errmsg(bc->s));
+		}
+		if (!(err = smp_open_now(bc->s, evidx))) {
+			opened++;
+			continue;
+		}
+		free(del);
+		if (err == -ESRCH)
+			continue;	/* a thread that has just exited */
+		/* the first open registers the uprobes: a probe it cannot place
+		 * fails it (ENOTSUPP for an instruction uprobes cannot step) */
+		if (!opened && (err == -524 || err == -EINVAL || err == -EOPNOTSUPP || err == -ENOENT ||
+		    err == -EFAULT))
+			return 1;
+		return prov_errf(r, "%s", smp_errmsg(bc->s));
+	}
+	if (!opened)
+		return prov_errf(r, "failed to grab pid %d: no such process", bc->tids[0]);
+	return 0;
+}
+
+/* One trace event for the probes idx[0..n) (all of one kind and target):
+ * created, opened, and split in halves if the kernel refuses it. */
+static int
+pid_batch(struct pid_batchctx *bc, int *idx, int n)
+{
+	struct prov_registry *r = bc->r;
+	struct pid_state *st = prov_state(r, &prov_pid_ops);
+	char grp[32], ev[32], path[64], line[PID_PATH + 128];
+	if (n <= 0)
+		return 0;
+	snprintf(grp, sizeof(grp), "pmctrace_%d", (int)getpid());
+	snprintf(ev, sizeof(ev), "%s%d", bc->ret ? "ret" : "ent", st->seq++);
+	snprintf(path, sizeof(path), "%s/uprobe_events", bc->dir);
+	int fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+	if (fd < 0)
+		return prov_errf(r, "pid provider: cannot write %s: %s", path, strerror(errno));
+	/* two probes at one place cannot share an event (EEXIST): those go
+	 * to the next batch */
+	int nput = 0, nleft = 0, rc = 0;
+	for (int i = 0; i < n && !rc; i++) {
+		const struct pid_uprobe *u = &st->up[idx[i]];
+		if (strpbrk(u->path, " \t\n")) {
+			rc = prov_errf(r, "pid provider: cannot probe %s: its path has white space", u->path);
+			break;
+		}
+		int len = snprintf(line, sizeof(line), "%c:%s/%s %s:0x%llx id=\\%d:u32\n",
+		    bc->ret ? 'r' : 'p', grp, ev, u->path, (unsigned long long)u->offset, idx[i]);
+		if (write(fd, line, (size_t)len) == len) {
+			int tmp = idx[nput];
+			idx[nput++] = idx[i];
+			idx[i] = tmp;
+		} else if (errno == EEXIST) {
+			nleft++;
+		} else {
+			rc = prov_errf(r, "pid provider: cannot create a uprobe at %s:0x%llx: %s",
+			    u->path, (unsigned long long)u->offset, strerror(errno));
+		}
+	}
+	close(fd);
+	char del[96];
+	snprintf(del, sizeof(del), "-:%s/%s\n", grp, ev);
+	if (!rc && nput)
+		rc = pid_batch_open(bc, grp, ev);
+	if (rc && nput)
+		pid_tfs_cmd(bc->dir, del);	/* not opened: nothing holds it */
+	if (rc == 1) {
+		if (nput == 1) {
+			/* the kernel will not place this one */
+			struct prov_probe *p = prov_by_id(r, st->up[idx[0]].probe);
+			if (!st->nrefused++ && p)
+				snprintf(st->refused, sizeof(st->refused), "%s", p->pp_info.dp_func);
+			rc = 0;
+		} else {
+			int h = nput / 2;
+			rc = pid_batch(bc, idx, h);
+			if (!rc)
+				rc = pid_batch(bc, idx + h, nput - h);
+		}
+	}
+	if (!rc && nleft)
+		rc = pid_batch(bc, idx + nput, nleft);
+	return rc < 0 ? -1 : 0;
+}
+
+/* Every enabled probe of target pid, through tracefs batches. */
+static int
+pid_enable_batches(struct prov_registry *r, struct smp_session *s, const char *dir, int32_t pid,
+    int32_t *tids, int ntids, int *idx)
+{
+	struct pid_state *st = prov_state(r, &prov_pid_ops);
+	for (int ret = 0; ret < 2; ret++) {
+		int n = 0;
+		for (int i = 0; i < st->n; i++)
+			if (st->up[i].pid == pid && (st->up[i].kind == PK_RETURN) == ret &&
+			    prov_is_enabled(r, st->up[i].probe))
+				idx[n++] = i;
+		struct pid_batchctx bc = { r, s, dir, tids, ntids, ret,
+		    !ret && prov_wants_ustack(r) ? 8192 : 0 };
+		for (int k = 0; k < n; k += PID_BATCH)
+			if (pid_batch(&bc, idx + k, n - k < PID_BATCH ? n - k : PID_BATCH) < 0)
+				return -1;
+		st = prov_state(r, &prov_pid_ops);
+	}
+	return 0;
+}
+
+/* Without tracefs: one uprobe PMU event per probe and thread. */
+static int
+pid_enable_pmu(struct prov_registry *r, struct smp_session *s, int32_t pid, const int32_t *tids,
+    int ntids)
+{
+	struct pid_state *st = prov_state(r, &prov_pid_ops);
+	for (int i = 0; i < st->n; i++) {
+		const struct pid_uprobe *u = &st->up[i];
+		if (u->pid != pid || !prov_is_enabled(r, u->probe))
+			continue;
+		for (int t = 0; t < ntids; t++) {
+			struct pid_uprobe_req q = { u->path, u->offset, 0, u->kind == PK_RETURN, PID_REGS,
+			    u->kind != PK_RETURN && prov_wants_ustack(r) ? 8192 : 0, tids[t] };
+			if (pid_add_uprobe_event(r, s, &prov_pid_ops, &q, (uint64_t)i) < 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
 static int
 pid_enable(struct prov_registry *r, struct smp_session *s)
 {
 	struct pid_state *st = prov_state(r, &prov_pid_ops);
 	if (!st)
 		return 0;
-	int any = 0;
-	for (int i = 0; i < st->n; i++) {
-		if (!prov_is_enabled(r, st->up[i].probe))
-			continue;
-		const struct pid_uprobe *u = &st->up[i];
-		struct pid_uprobe_req q = { u->path, u->offset, 0, u->kind == PK_RETURN, PID_REGS,
-		    u->kind != PK_RETURN && prov_wants_ustack(r) ? 8192 : 0 };
-		if (pid_add_uprobe_event(r, s, &prov_pid_ops, &q, (uint64_t)i) < 0)
-			return -1;
-		any = 1;
+	int nen = 0;
+	for (int i = 0; i < st->n; i++)
+		nen += prov_is_enabled(r, st->up[i].probe) != 0;
+	if (!nen)
+		return 0;
+	const char *dir = pid_tracefs();
+	if (!dir && nen > PID_MAX_PMU)
+		return prov_errf(r, "pid provider: %d probes need a writable tracefs (uprobe_events), "
+		    "where they are created in batches; without it each uprobe takes the kernel "
+		    "~0.1 s to remove and at most %d are allowed (mount -t tracefs tracefs "
+		    "/sys/kernel/tracing, or name a module or fewer functions)", nen, PID_MAX_PMU);
+	if (!dir) {
+		/* perf's way: as many fds as the hard limit allows */
+		struct rlimit rl;
+		if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+			rl.rlim_cur = rl.rlim_max;
+			setrlimit(RLIMIT_NOFILE, &rl);
+		}
+	} else {
+		pid_tfs_stale(dir);
 	}
-	if (!any || !st->gate_pid)
+	int32_t *tids = malloc(PID_MAX_THREADS * sizeof(*tids));
+	int *idx = malloc((size_t)st->n * sizeof(*idx));
+	int rc = 0;
+	if (!tids || !idx)
+		rc = prov_errf(r, "out of memory");
+	/* one target per pid named (pid123:::, $target) */
+	for (int i = 0; !rc && i < st->n; i++) {
+		int32_t pid = st->up[i].pid;
+		int seen = 0;
+		for (int j = 0; j < i && !seen; j++)
+			seen = st->up[j].pid == pid && prov_is_enabled(r, st->up[j].probe);
+		if (seen || !prov_is_enabled(r, st->up[i].probe))
+			continue;
+		int nt = pid_threads(pid, tids, PID_MAX_THREADS);
+		rc = dir ? pid_enable_batches(r, s, dir, pid, tids, nt, idx) :
+		    pid_enable_pmu(r, s, pid, tids, nt);
+		st = prov_state(r, &prov_pid_ops);
+	}
+	free(tids);
+	free(idx);
+	if (rc)
+		return -1;
+	if (st->nrefused)
+		prov_notice(r, "%d pid probe%s could not be placed (the kernel's uprobes "
+		    "refuse the first instruction of %s%s)", st->nrefused, st->nrefused > 1 ? "s" : "",
+		    st->refused, st->nrefused > 1 ? " and others" : "");
+	if (!st->gate_pid)
 		return 0;
 	if (prov_tp_load(r, "sched", "sched_process_exec", &st->exec_tp) < 0 ||
 	    prov_tp_add(r, s, &prov_pid_ops, &st->exec_tp, PID_COOKIE_EXEC, -1, 0) < 0)
@@ -491,6 +838,14 @@ pid_decode(struct prov_registry *r, const struct smp_record *rec, uint64_t cooki
 		pid_exec_seen(st, rec);
 		return 0;
 	}
+	if (cookie & PID_COOKIE_BATCH) {
+		/* a tracefs batch: the probe's index is in the raw record */
+		uint32_t off = st->idoff[cookie & 1], id;
+		if (!rec->raw || rec->raw_size < off + 4)
+			return 0;
+		memcpy(&id, (const char *)rec->raw + off, 4);
+		cookie = id;
+		}
 	if (cookie >= (uint64_t)st->n)
 		return 0;
 	const struct pid_uprobe *u = &st->up[cookie];

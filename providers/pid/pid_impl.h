@@ -23,8 +23,10 @@ struct pid_uprobe_req {
 	int ret;		/* a return probe */
 	uint64_t regs;		/* sample_regs_user */
 	uint32_t stack_bytes;	/* user stack snapshot (needs PROV_REG_SP in regs), or 0 */
+	int32_t task;		/* 0: every CPU; else only this thread (and its children) */
 };
-/* One uprobe on every CPU, owned by ops with cookie; 0 or -1 (error set). */
+/* One uprobe PMU event on every CPU (or for q->task), owned by ops with
+ * cookie; 0 or -1 (error set). */
 int pid_add_uprobe_event(struct prov_registry *r, struct smp_session *s,
     const struct prov_ops *ops, const struct pid_uprobe_req *q, uint64_t cookie);
 

@@ -413,7 +413,7 @@ usdt_enable(struct prov_registry *r, struct smp_session *s)
 		if (!prov_is_enabled(r, u->probe))
 			continue;
 		struct pid_uprobe_req q = { u->path, u->offset, u->refctr, 0, USDT_REGS,
-		    prov_wants_ustack(r) ? 8192 : 0 };
+		    prov_wants_ustack(r) ? 8192 : 0, 0 };
 		if (pid_add_uprobe_event(r, s, &prov_usdt_ops, &q, (uint64_t)i) < 0)
 			return -1;
 	}
