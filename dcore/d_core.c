@@ -419,6 +419,30 @@ d_compile_decls(d_hdl_t *dh, const char *text)
 		d_error(dh, D_SYNTAX, 0, "provider declarations may not contain probe clauses");
 }
 
+static int d_builtin_match(const struct d_probe_desc *pd, d_probe_cb cb, void *arg);
+
+static int
+d_count_cb(void *arg, const struct d_probe_info *pi)
+{
+	(void)pi;
+	++*(int *)arg;
+	return 0;
+}
+
+/* Does any probe of provider prov exist (#pragma D depends_on provider)? */
+bool
+d_provider_exists(d_hdl_t *dh, const char *prov)
+{
+	struct d_probe_desc pd = { prov, "", "", "" };
+	char err[256];
+	int n = 0;
+	if (dh->dh_cat)
+		dh->dh_cat->dc_match(dh->dh_cat->dc_ctx, &pd, d_count_cb, &n, err, sizeof(err));
+	else
+		d_builtin_match(&pd, d_count_cb, &n);
+	return n > 0;
+}
+
 /* Add p to the clause's probes once (several descriptions may match it). */
 static void
 d_match_add(struct d_matchctx *mc, struct d_probe *p)

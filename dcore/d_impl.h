@@ -679,6 +679,7 @@ struct d_program {
 void d_parse_program(struct d_hdl *dh, struct d_lex *lx, struct d_program *pg,
     void (*clause)(void *arg, struct d_pclause *pc), void *arg);
 void d_parse_pragma(struct d_lex *lx, const char *line, size_t len);
+bool d_provider_exists(struct d_hdl *dh, const char *prov);
 struct d_node *d_node_new(struct d_hdl *dh, int kind, int line);
 
 /* Cook one clause's predicate and body against its matched probes. */

@@ -1352,7 +1352,19 @@ d_parse_pragma(struct d_lex *lx, const char *line, size_t len)
 			d_error_at(lx, D_PRAGMA_MALFORM, "malformed #pragma D option");
 		return;
 	}
-	if (strcmp(w2, "depends_on") == 0 || strcmp(w2, "attributes") == 0 ||
+	if (strcmp(w2, "depends_on") == 0) {
+		char cls[64], name[256];
+		if (!pragma_word(&p, e, cls, sizeof(cls)) || !pragma_word(&p, e, name, sizeof(name)))
+			d_error_at(lx, D_PRAGMA_MALFORM, "malformed #pragma depends_on <class> <name>");
+		if (strcmp(cls, "provider") == 0) {
+			if (!d_provider_exists(lx->lx_dh, name))
+				d_error_at(lx, D_PRAGMA_DEPEND, "program requires provider %s", name);
+		} else if (strcmp(cls, "module") != 0 && strcmp(cls, "library") != 0) {
+			d_error_at(lx, D_PRAGMA_INVAL, "invalid class %s specified by #pragma depends_on", cls);
+		}
+		return;
+	}
+	if (strcmp(w2, "attributes") == 0 ||
 	    strcmp(w2, "binding") == 0 || strcmp(w2, "ident") == 0 || strcmp(w2, "version") == 0)
 		return;
 	d_error_at(lx, D_PRAGMA_INVAL, "invalid control directive: #pragma D %s", w2);

@@ -29,6 +29,9 @@ test_error_tags(void)
 		{ "BEGIN { pid = 2; }", D_OP_WRITE },
 		{ "BEGIN { x = *1; }", D_DEREF_NONPTR },
 		{ "BEGIN { x = 1 / 0; }", D_DIV_ZERO },
+		{ "#pragma D depends_on provider nosuch\nBEGIN { }", D_PRAGMA_DEPEND },
+		{ "#pragma D depends_on provider\nBEGIN { }", D_PRAGMA_MALFORM },
+		{ "#pragma D depends_on bogus x\nBEGIN { }", D_PRAGMA_INVAL },
 		{ "BEGIN { nosuch(); }", D_FUNC_UNDEF },
 		{ "BEGIN { strlen(); }", D_PROTO_LEN },
 		{ "BEGIN { strlen(1); }", D_PROTO_ARG },
@@ -146,6 +149,7 @@ test_constant_types(void)
 	/* a decimal constant beyond long long is an error, as in DTrace */
 	CU_ASSERT_EQUAL(tag_of("BEGIN { x = 18446744073709551615; }"), D_INT_OFLOW);
 	CU_ASSERT_EQUAL(tag_of("BEGIN { x = 18446744073709551615u; }"), -1);
+	CU_ASSERT_EQUAL(tag_of("#pragma D depends_on provider test\nBEGIN { }"), -1);
 }
 
 static void
