@@ -343,20 +343,28 @@ pr_stack(FILE *out, const struct dfmt_ctx *cx, const char *cfmt,
 	return dfmt_stack_fmt(out, cx, vd, val, indent, cfmt);
 }
 
-/* %Y: "2026 Nov 21 23:59:00" (ctime's fields, year first), local time. */
+/* A time in ns since the epoch, as local time through strftime(tfmt). */
 static int
-pr_time(FILE *out, const struct dfmt_ctx *cx, const char *cfmt,
-    const struct dfmt_piece *p, const struct d_vdesc *vd, const void *val)
+pr_strftime(FILE *out, const char *cfmt, const struct d_vdesc *vd, const void *val,
+    const char *tfmt)
 {
 	time_t sec = (time_t)((uint64_t)dfmt_ival(vd, val) / 1000000000ULL);
 	struct tm tm;
 	char buf[64];
 
+	localtime_r(&sec, &tm);
+	strftime(buf, sizeof(buf), tfmt, &tm);
+	return fprintf(out, cfmt, buf);
+}
+
+/* %Y: "2026 Nov 21 23:59:00" (ctime's fields, year first). */
+static int
+pr_time(FILE *out, const struct dfmt_ctx *cx, const char *cfmt,
+    const struct dfmt_piece *p, const struct d_vdesc *vd, const void *val)
+{
 	(void)cx;
 	(void)p;
-	localtime_r(&sec, &tm);
-	strftime(buf, sizeof(buf), "%Y %b %e %H:%M:%S", &tm);
-	return fprintf(out, cfmt, buf);
+	return pr_strftime(out, cfmt, vd, val, "%Y %b %e %H:%M:%S");
 }
 
 /* %T: RFC 822 time. */
@@ -364,15 +372,9 @@ static int
 pr_time822(FILE *out, const struct dfmt_ctx *cx, const char *cfmt,
     const struct dfmt_piece *p, const struct d_vdesc *vd, const void *val)
 {
-	time_t sec = (time_t)((uint64_t)dfmt_ival(vd, val) / 1000000000ULL);
-	struct tm tm;
-	char buf[64];
-
 	(void)cx;
 	(void)p;
-	localtime_r(&sec, &tm);
-	strftime(buf, sizeof(buf), "%a, %d %b %G %T %Z", &tm);
-	return fprintf(out, cfmt, buf);
+	return pr_strftime(out, cfmt, vd, val, "%a, %d %b %G %T %Z");
 }
 
 static int
