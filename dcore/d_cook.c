@@ -1654,6 +1654,36 @@ d_cook_expr(struct d_hdl *dh, struct d_node *n)
 	return n;
 }
 
+/* DTrace cooks a translator's member expressions where the translator is
+ * defined, so a member of the wrong type is an error even if unused.  A
+ * null input of the translator's input type stands in for the argument
+ * (inputs passed by value are checked where they are used). */
+void
+d_cook_xlator_check(struct d_hdl *dh, struct d_xlator *xl)
+{
+	if (xl->xl_in->dt_kind != DK_PTR && !d_type_is_int(xl->xl_in))
+		return;
+	for (struct d_xlmemb *xm = xl->xl_members; xm; xm = xm->xm_next) {
+		struct d_member *m = d_type_member(xl->xl_out, xm->xm_name);
+		int line = xm->xm_expr->dn_line;
+		struct d_node *z = d_node_new(dh, DN_INT, line);
+		z->dn_type = dh->dh_t_int;
+		z->dn_const = 1;
+		struct d_node *ci = d_node_new(dh, DN_CAST, line);
+		ci->dn_ctype = xl->xl_in;
+		ci->dn_l = z;
+		struct d_node *e = xl_subst(dh, d_node_clone(dh, xm->xm_expr), xl->xl_arg, ci);
+		e->dn_next = NULL;
+		e = cook(dh, e);
+		default_type(dh, e);
+		if (!m || (m->dm_type->dt_kind == DK_ARRAY && stringish(e->dn_type)))
+			continue;
+		if (!d_type_compat(m->dm_type, e->dn_type))
+			d_error(dh, D_XLATE_INCOMPAT, line, "translator member %s definition uses incompatible types: \"%s\" = \"%s\"",
+			    xm->xm_name, tname(dh, m->dm_type), tname(dh, e->dn_type));
+	}
+}
+
 void
 d_cook_decl_inline(struct d_hdl *dh, struct d_var *v)
 {

@@ -686,6 +686,7 @@ struct d_node *d_node_new(struct d_hdl *dh, int kind, int line);
 void d_cook_clause(struct d_hdl *dh, struct d_pclause *pc, struct d_probe **probes, int nprobes);
 struct d_node *d_cook_expr(struct d_hdl *dh, struct d_node *n);
 void d_cook_decl_inline(struct d_hdl *dh, struct d_var *v);
+void d_cook_xlator_check(struct d_hdl *dh, struct d_xlator *xl);
 struct d_var *d_var_lookup(struct d_hdl *dh, int kind, const char *name);
 struct d_var *d_var_create(struct d_hdl *dh, int kind, const char *name);
 struct d_agginfo *d_agg_lookup(struct d_hdl *dh, const char *name, bool create);

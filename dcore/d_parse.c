@@ -690,6 +690,7 @@ translator_def(struct d_lex *lx)
 		checknext(lx, ';');
 	}
 	checknext(lx, '}');
+	d_cook_xlator_check(dh, xl);
 	xl->xl_next = dh->dh_xlators;
 	dh->dh_xlators = xl;
 	lx->lx_ctx = D_LX_OUTER;

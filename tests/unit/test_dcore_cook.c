@@ -29,6 +29,10 @@ test_error_tags(void)
 		{ "BEGIN { pid = 2; }", D_OP_WRITE },
 		{ "BEGIN { x = *1; }", D_DEREF_NONPTR },
 		{ "BEGIN { x = 1 / 0; }", D_DIV_ZERO },
+		{ "struct a { int x; }; struct b { int y; };\n"
+		  "translator struct b < struct a *p > { y = \"s\"; }; BEGIN { }", D_XLATE_INCOMPAT },
+		{ "struct a { int x; }; struct b { int y; };\n"
+		  "translator struct b < struct a *p > { y = p->nosuch; }; BEGIN { }", D_TYPE_MEMBER },
 		{ "#pragma D depends_on provider nosuch\nBEGIN { }", D_PRAGMA_DEPEND },
 		{ "#pragma D depends_on provider\nBEGIN { }", D_PRAGMA_MALFORM },
 		{ "#pragma D depends_on bogus x\nBEGIN { }", D_PRAGMA_INVAL },
