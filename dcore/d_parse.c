@@ -326,7 +326,7 @@ decl_specifiers(struct d_lex *lx, int *sclass)
 			if (*sclass)
 				d_error(lx->lx_dh, D_DECL_CLASS, line, "more than one storage class specified");
 			if (t == T_REGISTER || t == T_AUTO)
-				d_error(lx->lx_dh, D_DECL_BADCLASS, line, "storage class not supported in D");
+				d_error(lx->lx_dh, D_DECL_BADCLASS, line, "specified storage class not appropriate in D");
 			*sclass = sc;
 			d_lex_next(lx);
 			continue;
@@ -549,6 +549,9 @@ declare(struct d_lex *lx, int sclass, struct d_type *t, const char *name,
 	char tn[128];
 
 	if (sclass == SC_TYPEDEF) {
+		struct d_var *gv = d_var_lookup(dh, 0, name);
+		if (gv && (gv->dv_kind == DV_GLOBAL || gv->dv_kind == DV_ASSOC))
+			d_error(dh, D_DECL_IDRED, line, "global variable identifier redeclared: %s", name);
 		struct d_type *old = d_type_lookup(dh, name);
 		if (old && old != t && !d_type_compat(old, t))
 			d_error(dh, D_DECL_IDRED, line, "identifier redeclared: %s", name);
@@ -568,9 +571,15 @@ declare(struct d_lex *lx, int sclass, struct d_type *t, const char *name,
 		d_error(dh, D_DECL_VOIDOBJ, line, "cannot have void object: %s", name);
 	if (t->dt_kind == DK_FUNC)
 		return;		/* a function prototype declares nothing we use */
+	if (sclass == SC_STATIC)
+		d_error(dh, D_DECL_BADCLASS, line, "specified storage class not appropriate in D");
+	if (d_bvar_lookup(name) >= 0 && sclass != SC_SELF && sclass != SC_THIS)
+		d_error(dh, D_DECL_IDRED, line, "built-in identifier redeclared: %s", name);
+	if (d_type_lookup(dh, name))
+		d_error(dh, D_DECL_IDRED, line, "typedef identifier redeclared: %s", name);
 	if (!t->dt_complete)
-		d_error(dh, D_DECL_INCOMPLETE, line, "declaration uses incomplete type: %s",
-		    d_type_name(dh, t, tn, sizeof(tn)));
+		d_error(dh, D_DECL_INCOMPLETE, line, "incomplete struct/union/enum %s: %s",
+		    d_type_name(dh, t, tn, sizeof(tn)), name);
 	int kind = sclass == SC_SELF ? DV_TLS : sclass == SC_THIS ? DV_LOCAL :
 	    nkeys > 0 ? DV_ASSOC : DV_GLOBAL;
 	if (kind == DV_LOCAL && nkeys > 0)
@@ -579,6 +588,13 @@ declare(struct d_lex *lx, int sclass, struct d_type *t, const char *name,
 	if (v && v->dv_type) {
 		if (!d_type_compat(v->dv_type, t) || v->dv_type->dt_size != t->dt_size)
 			d_error(dh, D_DECL_IDRED, line, "identifier redeclared: %s", name);
+		if (kind == DV_ASSOC && v->dv_nkeys >= 0) {
+			for (int i = 0; i < nkeys && i < v->dv_nkeys; i++)
+				if (!d_type_compat(v->dv_keys[i], keys[i]))
+					d_error(dh, D_DECL_IDRED, line, "identifier redeclared: %s", name);
+			if (v->dv_nkeys != nkeys)
+				d_error(dh, D_DECL_IDRED, line, "identifier redeclared: %s", name);
+		}
 		return;
 	}
 	if (!v && kind != DV_TLS && kind != DV_LOCAL) {

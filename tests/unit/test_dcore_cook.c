@@ -33,6 +33,12 @@ test_error_tags(void)
 		  "translator struct b < struct a *p > { y = \"s\"; }; BEGIN { }", D_XLATE_INCOMPAT },
 		{ "struct a { int x; }; struct b { int y; };\n"
 		  "translator struct b < struct a *p > { y = p->nosuch; }; BEGIN { }", D_TYPE_MEMBER },
+		{ "int pid; BEGIN { }", D_DECL_IDRED },
+		{ "int a[int]; int a[string]; BEGIN { }", D_DECL_IDRED },
+		{ "int a[int]; int a[int, int]; BEGIN { }", D_DECL_IDRED },
+		{ "typedef int foo_t; int foo_t; BEGIN { }", D_DECL_IDRED },
+		{ "int x; typedef int x; BEGIN { }", D_DECL_IDRED },
+		{ "static int x; BEGIN { }", D_DECL_BADCLASS },
 		{ "#pragma D depends_on provider nosuch\nBEGIN { }", D_PRAGMA_DEPEND },
 		{ "#pragma D depends_on provider\nBEGIN { }", D_PRAGMA_MALFORM },
 		{ "#pragma D depends_on bogus x\nBEGIN { }", D_PRAGMA_INVAL },
@@ -154,6 +160,9 @@ test_constant_types(void)
 	CU_ASSERT_EQUAL(tag_of("BEGIN { x = 18446744073709551615; }"), D_INT_OFLOW);
 	CU_ASSERT_EQUAL(tag_of("BEGIN { x = 18446744073709551615u; }"), -1);
 	CU_ASSERT_EQUAL(tag_of("#pragma D depends_on provider test\nBEGIN { }"), -1);
+	/* redeclarations DTrace accepts */
+	CU_ASSERT_EQUAL(tag_of("int x; int x; int a[int]; int a[int]; self int pid; BEGIN { }"), -1);
+	CU_ASSERT_EQUAL(tag_of("struct foo { int a; }; struct foo foo; static int f(int); BEGIN { }"), -1);
 }
 
 static void

@@ -1,0 +1,10 @@
+/*
+ * ASSERTION: a built-in variable may not be redeclared.
+ * SECTION: Variables/Scalar Variables
+ */
+int pid;
+
+BEGIN
+{
+	exit(0);
+}
