@@ -275,10 +275,17 @@ basic_type(struct d_lex *lx, int nsigned, int nunsigned, int nshort, int nlong,
     int base, int line)
 {
 	struct d_hdl *dh = lx->lx_dh;
+	/* dt_decl_check's order and words */
+	if (base == T_CHARK && (nshort || nlong))
+		d_error(dh, D_DECL_CHARATTR, line, "invalid type declaration: short and long may not be used with char type");
+	if (base == T_VOID && (nshort || nlong || nsigned || nunsigned))
+		d_error(dh, D_DECL_VOIDATTR, line, "invalid type declaration: attributes may not be used with void type");
 	if ((nsigned || nunsigned) && base && base != T_INT_K && base != T_CHARK)
-		d_error(dh, D_DECL_SIGNINT, line, "invalid use of signed or unsigned with non-integer type");
-	if ((nshort || nlong) && base && base != T_INT_K && !(base == T_DOUBLE && nlong == 1))
-		d_error(dh, D_DECL_LONGINT, line, "invalid use of long or short with non-arithmetic type");
+		d_error(dh, D_DECL_SIGNINT, line, "invalid type declaration: signed and unsigned may only be used with integer type");
+	if ((nshort || nlong) && base && base != T_INT_K && !(base == T_DOUBLE && nlong == 1) && base != T_FLOAT)
+		d_error(dh, D_DECL_LONGINT, line, "invalid type declaration: short and long may only be used with integer or floating-point type");
+	if (nshort && nlong)
+		d_error(dh, D_DECL_COMBO, line, "invalid type combination");
 	if (nsigned && nunsigned)
 		d_error(dh, D_DECL_COMBO, line, "invalid type combination");
 	bool uns = nunsigned > 0;
