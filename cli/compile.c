@@ -169,7 +169,7 @@ cli_count_cb(void *arg, const char *desc, int n)
 }
 
 static int
-cli_compile_one(struct cli_ctx *cx, const struct cli_prog *p, int *ndesc)
+cli_compile_one(struct cli_ctx *cx, const struct cli_prog *p, int *ndesc, int *nmatched)
 {
 	const struct cli_opts *o = cx->opts;
 	int err = 0;
@@ -199,23 +199,41 @@ cli_compile_one(struct cli_ctx *cx, const struct cli_prog *p, int *ndesc)
 	struct cli_count c = { 0, *ndesc, 0 };
 	d_describe(cx->dh, cli_count_cb, &c);
 	*ndesc = c.seen;
-	if (!o->quiet && !o->list) {
-		if (p->kind == CLI_PROG_S)
-			fprintf(stderr, "%s: script '%s' matched %d probe%s\n", o->progname,
-			    p->arg, c.total, c.total == 1 ? "" : "s");
-		else
-			fprintf(stderr, "%s: description '%.*s' matched %d probe%s\n", o->progname,
-			    (int)strcspn(p->arg, "{/;"), p->arg, c.total, c.total == 1 ? "" : "s");
-	}
+	*nmatched = c.total;
 	return 0;
+}
+
+static void
+cli_print_matched(const struct cli_opts *o, const struct cli_prog *p, int n)
+{
+	if (p->kind == CLI_PROG_S)
+		fprintf(stderr, "%s: script '%s' matched %d probe%s\n", o->progname,
+		    p->arg, n, n == 1 ? "" : "s");
+	else
+		fprintf(stderr, "%s: description '%.*s' matched %d probe%s\n", o->progname,
+		    (int)strcspn(p->arg, "{/;"), p->arg, n, n == 1 ? "" : "s");
 }
 
 int
 cli_compile_all(struct cli_ctx *cx)
 {
-	int ndesc = 0;
-	for (int i = 0; i < cx->opts->nprogs; i++)
-		if (cli_compile_one(cx, &cx->opts->progs[i], &ndesc) < 0)
+	const struct cli_opts *o = cx->opts;
+	int ndesc = 0, *nmatched = calloc((size_t)o->nprogs + 1, sizeof(int));
+	if (!nmatched)
+		return -1;
+	for (int i = 0; i < o->nprogs; i++)
+		if (cli_compile_one(cx, &o->progs[i], &ndesc, &nmatched[i]) < 0) {
+			free(nmatched);
 			return -1;
+		}
+	/* As dtrace(1): the counts follow the compilation of every program,
+	 * and a quiet pragma in any of them silences them as -q does. */
+	int64_t quiet = 0;
+	if (d_getopt(cx->dh, "quiet", &quiet) < 0)
+		quiet = 0;
+	if (!o->quiet && !quiet && !o->list)
+		for (int i = 0; i < o->nprogs; i++)
+			cli_print_matched(o, &o->progs[i], nmatched[i]);
+	free(nmatched);
 	return 0;
 }
