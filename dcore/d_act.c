@@ -61,6 +61,12 @@ d_act_encode(struct d_vm *vm, const struct d_actsite *as, const uint64_t *r,
 			vm->vm_faddr = r[i];
 			return DF_BADADDR;
 		}
+		/* a NULL string (strchr() found nothing, stringof(0)) cannot
+		 * be recorded: DTrace reads address 0 and faults */
+		if (as->as_vd[i].dv_kind == D_VK_STRING && r[i] == 0) {
+			vm->vm_faddr = 0;
+			return DF_BADADDR;
+		}
 		args[i] = dh->dh_encbuf + off;
 		off += d_vm_encode(vm, &as->as_vd[i], r[i], dh->dh_encbuf + off);
 		off = (off + 7) & ~(size_t)7;
