@@ -586,6 +586,13 @@ budget_take(struct dagg *a, uint64_t n)
 	return 0;
 }
 
+void
+dagg_set_new_period(dagg_set_t *set)
+{
+	if (set)
+		set->as_used = 0;
+}
+
 static void
 budget_give(struct dagg *a, uint64_t n)
 {
@@ -723,15 +730,14 @@ key_eq(const struct dagg *a, const struct dagg_ent *e, const void *key)
 	return memcmp(dagg_key(a, e), key, a->ag_keysize) == 0;
 }
 
+/* The tables are pmctrace's index, not part of DTrace's aggregation
+ * buffer: aggsize counts the entries made in an aggrate period only. */
 static int
 ht_alloc(struct dagg *a, struct dagg_ht *ht, uint64_t size)
 {
-	if (budget_take(a, size * sizeof(*ht->ht_b)) != 0)
-		return -ENOSPC;
-	if ((ht->ht_b = calloc(size, sizeof(*ht->ht_b))) == NULL) {
-		budget_give(a, size * sizeof(*ht->ht_b));
+	(void)a;
+	if ((ht->ht_b = calloc(size, sizeof(*ht->ht_b))) == NULL)
 		return -ENOMEM;
-	}
 	ht->ht_size = size;
 	ht->ht_used = 0;
 	return 0;
@@ -740,7 +746,7 @@ ht_alloc(struct dagg *a, struct dagg_ht *ht, uint64_t size)
 static void
 ht_release(struct dagg *a, struct dagg_ht *ht)
 {
-	budget_give(a, ht->ht_size * sizeof(*ht->ht_b));
+	(void)a;
 	free(ht->ht_b);
 	memset(ht, 0, sizeof(*ht));
 }
