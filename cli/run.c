@@ -133,6 +133,8 @@ cli_on_record(void *arg, const struct smp_record *rec)
 	case PERF_RECORD_COMM:
 	case PERF_RECORD_FORK:
 	case PERF_RECORD_EXIT:
+		if (!cx->replay && cx->sym)
+			sym_note_fork_parent(cx->sym, rec->hdr);
 		if (rec->hdr)
 			sym_note_record(cx->sym, rec->hdr);
 		return 0;

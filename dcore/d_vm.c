@@ -102,6 +102,9 @@ d_vm_rawproc(struct d_vm *vm, int *fault)
 		memcpy(rp->rp_fname, pi.pi_fname, sizeof(rp->rp_fname));
 		memcpy(rp->rp_psargs, pi.pi_psargs, sizeof(rp->rp_psargs));
 	}
+	/* gone before we looked: the parent its fork record named */
+	if (!rp->rp_ppid)
+		rp->rp_ppid = f->df_ppid;
 	rp->rp_fname[15] = rp->rp_psargs[79] = '\0';
 	if (!rp->rp_fname[0] && f->df_execname)
 		snprintf(rp->rp_fname, sizeof(rp->rp_fname), "%s", f->df_execname);

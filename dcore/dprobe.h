@@ -71,6 +71,8 @@ struct d_firing {
 	uint64_t df_walltimestamp;	/* ns since the epoch */
 	uint64_t df_vtimestamp;		/* ns df_tid has been on CPU */
 	const char *df_execname;	/* comm of df_tid, may be NULL */
+	int32_t df_ppid;		/* parent as the records saw it (0 = unknown):
+					 * ppid when df_procinfo finds no process */
 	uint64_t df_args[D_MAX_ARGS];	/* strings: pointer to NUL-terminated text */
 	int df_nargs;
 	const uint64_t *df_kstack;

@@ -69,6 +69,8 @@ prov_firing_from_sample(struct prov_registry *r, const struct smp_record *rec,
 		f->df_execname = sym_comm(cfg->sym, rec->tid);
 	if (!f->df_execname && rec->pid == 0)
 		f->df_execname = "swapper";
+	if (cfg->sym)
+		f->df_ppid = sym_ppid(cfg->sym, rec->pid);
 	if (rec->nr_callchain)
 		prov_split_callchain(rec, f, kbuf, ubuf, max);
 	if (rec->misc & PERF_RECORD_MISC_USER)

@@ -150,6 +150,7 @@ struct sym_proc {
 	int pr_exited;
 	int pr_born;		/* we saw its FORK or exec: records are complete */
 	int pr_fromproc;	/* 0 never, 1 read /proc, 2 re-read after a miss */
+	int32_t pr_ppid;	/* parent named by its FORK record, 0 if none seen */
 	uint64_t pr_space;	/* address-cache key; changes with the maps */
 	char pr_comm[16 + 1];
 	struct sym_map *pr_maps;	/* sorted by start, disjoint */

@@ -404,6 +404,7 @@ pr_fork(struct sym_procs *ps, const struct pr_task_body *b)
 	 * parent's: a child of a process that predates the run may still
 	 * need /proc */
 	child->pr_born = parent != NULL && parent->pr_born;
+	child->pr_ppid = (int32_t)b->ppid;
 	sym_tab_free(&child->pr_jit);
 	child->pr_jitstate = 0;
 	pr_newspace(ps, child);

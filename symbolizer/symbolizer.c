@@ -320,6 +320,26 @@ sym_note_pid(struct sym_session *s, int32_t pid)
 		(void)sym_proc_comm(p, s->ss_proc);
 }
 
+void
+sym_note_fork_parent(struct sym_session *s, const struct perf_event_header *hdr)
+{
+	uint32_t ids[2];	/* FORK's body starts with pid, ppid */
+
+	if (hdr == NULL || hdr->type != PERF_RECORD_FORK || hdr->size < sizeof(*hdr) + sizeof(ids))
+		return;
+	memcpy(ids, hdr + 1, sizeof(ids));
+	if (ids[0] != ids[1])	/* a new process, not a new thread */
+		sym_note_pid(s, (int32_t)ids[1]);
+}
+
+int32_t
+sym_ppid(struct sym_session *s, int32_t pid)
+{
+	struct sym_proc *p = pid > 0 ? sym_proc_find(s->ss_procs, pid) : NULL;
+
+	return p ? p->pr_ppid : 0;
+}
+
 const char *
 sym_comm(struct sym_session *s, int32_t pid)
 {

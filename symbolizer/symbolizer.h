@@ -64,6 +64,11 @@ void sym_note_record(struct sym_session *s, const struct perf_event_header *hdr)
  */
 void sym_note_pid(struct sym_session *s, int32_t pid);
 
+/* Live runs only, before handing a FORK record to sym_note_record(): the
+ * parent is noted as by sym_note_pid(), so that a child of a process that
+ * predates the run inherits its comm and maps. */
+void sym_note_fork_parent(struct sym_session *s, const struct perf_event_header *hdr);
+
 int sym_kernel(struct sym_session *s, uint64_t addr, int flags, char *buf, size_t len);
 int sym_user(struct sym_session *s, int32_t pid, uint64_t addr, int flags, char *buf, size_t len);
 
@@ -92,6 +97,9 @@ int sym_user_funcs(struct sym_session *s, int32_t pid, const char *modglob,
 
 /* comm of a pid as last seen (records or /proc), or NULL. */
 const char *sym_comm(struct sym_session *s, int32_t pid);
+/* The parent pid its FORK record named (0 if no record did): for ppid
+ * after a short-lived process is gone from /proc. */
+int32_t sym_ppid(struct sym_session *s, int32_t pid);
 
 /* Why kernel lookups fail (kptr_restrict, unreadable kallsyms), in words a
  * user can act on, or NULL while nothing went wrong. */
