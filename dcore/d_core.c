@@ -1025,9 +1025,6 @@ d_go(d_hdl_t *dh)
 	}
 	dh->dh_going = true;
 	d_opt_apply_runtime(dh);
-	struct timespec now;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	dh->dh_lastaggrate = (uint64_t)now.tv_sec * 1000000000ULL + (uint64_t)now.tv_nsec;
 	struct d_procinfo self;
 	if (d_proc_read(NULL, getpid(), &self) == 0)
 		snprintf(dh->dh_selfcomm, sizeof(dh->dh_selfcomm), "%s", self.pi_fname);
@@ -1082,10 +1079,6 @@ void
 d_tick(d_hdl_t *dh, uint64_t now_ns)
 {
 	uint64_t rate = (uint64_t)dh->dh_opt[O_STATUSRATE];
-	if (now_ns - dh->dh_lastaggrate >= (uint64_t)dh->dh_opt[O_AGGRATE]) {
-		dh->dh_lastaggrate = now_ns;
-		dagg_set_new_period(dh->dh_aggset);
-	}
 	if (now_ns - dh->dh_lasttick < rate)
 		return;
 	dh->dh_lasttick = now_ns;

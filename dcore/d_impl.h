@@ -648,7 +648,6 @@ struct d_hdl {
 	uint64_t dh_cpuerr[D_ERRCPUS];	/* faults per CPU since the last report */
 	uint64_t dh_drops_reported;
 	uint64_t dh_lasttick;
-	uint64_t dh_lastaggrate;	/* start of this aggsize period */
 };
 
 /* Diagnostics: d_error() longjmps out of d_compile(). */

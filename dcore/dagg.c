@@ -586,13 +586,6 @@ budget_take(struct dagg *a, uint64_t n)
 	return 0;
 }
 
-void
-dagg_set_new_period(dagg_set_t *set)
-{
-	if (set)
-		set->as_used = 0;
-}
-
 static void
 budget_give(struct dagg *a, uint64_t n)
 {
@@ -730,14 +723,15 @@ key_eq(const struct dagg *a, const struct dagg_ent *e, const void *key)
 	return memcmp(dagg_key(a, e), key, a->ag_keysize) == 0;
 }
 
-/* The tables are pmctrace's index, not part of DTrace's aggregation
- * buffer: aggsize counts the entries made in an aggrate period only. */
 static int
 ht_alloc(struct dagg *a, struct dagg_ht *ht, uint64_t size)
 {
-	(void)a;
-	if ((ht->ht_b = calloc(size, sizeof(*ht->ht_b))) == NULL)
+	if (budget_take(a, size * sizeof(*ht->ht_b)) != 0)
+		return -ENOSPC;
+	if ((ht->ht_b = calloc(size, sizeof(*ht->ht_b))) == NULL) {
+		budget_give(a, size * sizeof(*ht->ht_b));
 		return -ENOMEM;
+	}
 	ht->ht_size = size;
 	ht->ht_used = 0;
 	return 0;
@@ -746,7 +740,7 @@ ht_alloc(struct dagg *a, struct dagg_ht *ht, uint64_t size)
 static void
 ht_release(struct dagg *a, struct dagg_ht *ht)
 {
-	(void)a;
+	budget_give(a, ht->ht_size * sizeof(*ht->ht_b));
 	free(ht->ht_b);
 	memset(ht, 0, sizeof(*ht));
 }

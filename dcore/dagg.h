@@ -72,9 +72,6 @@ struct dagg_sortopts {
 void dagg_set_sortopts(dagg_set_t *set, const struct dagg_sortopts *so);
 /* Change the budget (setopt aggsize); entries already stored stay. */
 void dagg_set_aggsize(dagg_set_t *set, uint64_t aggsize);
-/* A new aggrate period: the aggsize budget bounds the keys created in one
- * period (DTrace's per-CPU buffer between two snapshots), not the total. */
-void dagg_set_new_period(dagg_set_t *set);
 
 /* Create aggregation "name" ("" or "_" for @ anonymous: printed without a
  * name line, as DTrace does). keys describe the tuple (nkeys may be 0).
