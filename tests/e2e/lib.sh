@@ -23,3 +23,17 @@ kernel_saw_switch_in() {
 	rm -f ks.data
 	[ "$n" -gt 0 ]
 }
+# busy_cpus SECONDS: one spinner per online CPU, in the background (their
+# pids in $busy_pids; stop_busy ends them).  This kernel's perf path does
+# not deliver tracepoint events that fire while a CPU is idle (an
+# interrupt taken in the idle loop: bpftrace sees 400 disk interrupts
+# where perf record and pmctrace see 0-6), so tests of interrupt
+# handlers keep the CPUs busy for the interrupts to land in a task.
+busy_cpus() {
+	busy_pids=
+	for _c in $(seq 1 "$(nproc)"); do
+		"$HELPERS/pmct_spin" "$1" >/dev/null 2>&1 &
+		busy_pids="$busy_pids $!"
+	done
+}
+stop_busy() { kill $busy_pids 2>/dev/null; wait $busy_pids 2>/dev/null; busy_pids=; }
