@@ -87,6 +87,16 @@ qhdr(char *o)
 
 /* ---- tests ------------------------------------------------------------------- */
 
+/* printa(a) prints exp; the set is destroyed after. */
+static void
+expect_printa(dagg_set_t *set, dagg_t *a, const char *exp)
+{
+	FILE *fp = mem_open();
+	dagg_printa(fp, &noctx, NULL, &a, 1);
+	CU_ASSERT_STRING_EQUAL(mem_close(fp), exp);
+	dagg_set_destroy(set);
+}
+
 static void
 test_count_nokey(void)
 {
@@ -112,7 +122,6 @@ test_string_keys_sorted(void)
 	const char *names[] = { "sshd", "bash", "sshd", "a", "sshd", "bash",
 		"sshd", "sshd", "a", "" };
 	char key[32], exp[512], *o = exp;
-	FILE *fp;
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		skey(key, sizeof(key), names[i]);
@@ -126,10 +135,7 @@ test_string_keys_sorted(void)
 	strrow(o, 200, "bash", 2);
 	o += strlen(o);
 	strrow(o, 200, "sshd", 5);
-	fp = mem_open();
-	dagg_printa(fp, &noctx, NULL, &a, 1);
-	CU_ASSERT_STRING_EQUAL(mem_close(fp), exp);
-	dagg_set_destroy(set);
+	expect_printa(set, a, exp);
 }
 
 /* Integer keys print by size: 1- and 2-byte ones unsigned, 4- and 8-byte
@@ -186,7 +192,6 @@ test_quantize(void)
 	dagg_t *a = dagg_create(set, "", DAGG_QUANTIZE, NULL, NULL, 0, NULL);
 	int64_t vals[] = { 1, 2, 2, 3, 8, 9, 15, 12 };
 	char exp[2048], *o = exp;
-	FILE *fp;
 
 	for (size_t i = 0; i < sizeof(vals) / sizeof(vals[0]); i++)
 		dagg_update(a, 0, NULL, vals[i], 1);
@@ -200,10 +205,7 @@ test_quantize(void)
 	o += qrow(o, "8", 20, 4);
 	o += qrow(o, "16", 0, 0);
 	sprintf(o, "\n");
-	fp = mem_open();
-	dagg_printa(fp, &noctx, NULL, &a, 1);
-	CU_ASSERT_STRING_EQUAL(mem_close(fp), exp);
-	dagg_set_destroy(set);
+	expect_printa(set, a, exp);
 }
 
 static void
@@ -233,10 +235,7 @@ test_quantize_weight_and_empty(void)
 	o += qrow(o, "0", 0, 0);
 	o += qrow(o, "1", 0, 0);
 	sprintf(o, "\n");
-	fp = mem_open();
-	dagg_printa(fp, &noctx, NULL, &a, 1);
-	CU_ASSERT_STRING_EQUAL(mem_close(fp), exp);
-	dagg_set_destroy(set);
+	expect_printa(set, a, exp);
 }
 
 /* Negative and positive values: two half bars around the centre line. */
@@ -247,7 +246,6 @@ test_quantize_both_signs(void)
 	dagg_t *a = dagg_create(set, "", DAGG_QUANTIZE, NULL, NULL, 0, NULL);
 	char exp[2048], *o = exp;
 	const char *s20 = "                    ", *a10 = "@@@@@@@@@@";
-	FILE *fp;
 
 	/* counts of both signs come from negative weights */
 	dagg_update(a, 0, NULL, -1, -1);
@@ -261,10 +259,7 @@ test_quantize_both_signs(void)
 	o += sprintf(o, "%16s %s|%s%.10s %-9d\n", "1", s20, a10, s20, 2);
 	o += sprintf(o, "%16s %s|%s %-9d\n", "2", s20, s20, 0);
 	sprintf(o, "\n");
-	fp = mem_open();
-	dagg_printa(fp, &noctx, NULL, &a, 1);
-	CU_ASSERT_STRING_EQUAL(mem_close(fp), exp);
-	dagg_set_destroy(set);
+	expect_printa(set, a, exp);
 }
 
 static void
@@ -297,10 +292,7 @@ test_quantize_negative_only(void)
 	o += sprintf(o, "%16s %s| %-9d\n", "-4", bar, -2);
 	o += sprintf(o, "%16s %40s| %-9d\n", "-2", "", 0);
 	sprintf(o, "\n");
-	fp = mem_open();
-	dagg_printa(fp, &noctx, NULL, &a, 1);
-	CU_ASSERT_STRING_EQUAL(mem_close(fp), exp);
-	dagg_set_destroy(set);
+	expect_printa(set, a, exp);
 }
 
 static void
@@ -311,7 +303,6 @@ test_lquantize(void)
 		.ap_lq_step = 2 };
 	dagg_t *a = dagg_create(set, "", DAGG_LQUANTIZE, &p, NULL, 0, NULL);
 	char exp[2048], *o = exp;
-	FILE *fp;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
 	dagg_update(a, 0, NULL, -5, 1);
@@ -329,10 +320,7 @@ test_lquantize(void)
 	o += qrow(o, "8", 0, 0);
 	o += qrow(o, ">= 10", 10, 1);
 	sprintf(o, "\n");
-	fp = mem_open();
-	dagg_printa(fp, &noctx, NULL, &a, 1);
-	CU_ASSERT_STRING_EQUAL(mem_close(fp), exp);
-	dagg_set_destroy(set);
+	expect_printa(set, a, exp);
 }
 
 static void
@@ -343,7 +331,6 @@ test_lquantize_trim(void)
 		.ap_lq_step = 10 };
 	dagg_t *a = dagg_create(set, "", DAGG_LQUANTIZE, &p, NULL, 0, NULL);
 	char exp[2048], *o = exp;
-	FILE *fp;
 
 	dagg_update(a, 0, NULL, 5, 3);
 	dagg_update(a, 0, NULL, -15, 1);
@@ -355,10 +342,7 @@ test_lquantize_trim(void)
 	o += qrow(o, "0", 30, 3);
 	o += qrow(o, "10", 0, 0);
 	sprintf(o, "\n");
-	fp = mem_open();
-	dagg_printa(fp, &noctx, NULL, &a, 1);
-	CU_ASSERT_STRING_EQUAL(mem_close(fp), exp);
-	dagg_set_destroy(set);
+	expect_printa(set, a, exp);
 }
 
 static void
@@ -370,7 +354,6 @@ test_llquantize(void)
 	dagg_t *a = dagg_create(set, "", DAGG_LLQUANTIZE, &p, NULL, 0, NULL);
 	char exp[8192], *o = exp, lab[32];
 	int counts[28] = { 0 };
-	FILE *fp;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
 	dagg_update(a, 0, NULL, 0, 1);		/* < 1 */
@@ -391,10 +374,7 @@ test_llquantize(void)
 	}
 	o += qrow(o, ">= 1000", 10, 1);
 	sprintf(o, "\n");
-	fp = mem_open();
-	dagg_printa(fp, &noctx, NULL, &a, 1);
-	CU_ASSERT_STRING_EQUAL(mem_close(fp), exp);
-	dagg_set_destroy(set);
+	expect_printa(set, a, exp);
 }
 
 static void
@@ -405,7 +385,6 @@ test_llquantize_trim(void)
 		.ap_llq_high = 4, .ap_llq_nsteps = 4 };
 	dagg_t *a = dagg_create(set, "", DAGG_LLQUANTIZE, &p, NULL, 0, NULL);
 	char exp[2048], *o = exp;
-	FILE *fp;
 
 	/* factor 2, 2^2..2^4, 4 steps per power of the factor: the steps
 	 * of [0, 8) are 0 2 4 6, so the buckets are <4, 4 6, 8 12, 16 24,
@@ -420,10 +399,7 @@ test_llquantize_trim(void)
 	o += qrow(o, "16", 30, 3);
 	o += qrow(o, "24", 0, 0);
 	sprintf(o, "\n");
-	fp = mem_open();
-	dagg_printa(fp, &noctx, NULL, &a, 1);
-	CU_ASSERT_STRING_EQUAL(mem_close(fp), exp);
-	dagg_set_destroy(set);
+	expect_printa(set, a, exp);
 }
 
 static void
