@@ -12,7 +12,13 @@ export PMCTRACE="$root/$build/pmctrace" HELPERS="$root/$build/helpers" FIXTURES=
 pass=0; fail=0; skip=0
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 ok()   { pass=$((pass+1)); echo "ok   $1"; }
-bad()  { fail=$((fail+1)); echo "FAIL $1"; [ -n "$2" ] && sed 's/^/     /' "$2" | head -30; }
+# A failing test's output: its head, and its tail, where the verdict is.
+bad()  {
+	fail=$((fail+1)); echo "FAIL $1"
+	[ -n "$2" ] || return 0
+	if [ "$(wc -l < "$2")" -le 40 ]; then sed 's/^/     /' "$2"
+	else sed -n '1,25s/^/     /p' "$2"; echo "     ..."; tail -n 12 "$2" | sed 's/^/     /'; fi
+}
 run_d() {
 	f=$1; args=$(sed -n '1s|^/\* args: \(.*\) \*/$|\1|p' "$f")
 	(cd "$(dirname "$f")" && timeout 60 "$PMCTRACE" $args -s "$(basename "$f")" >"$tmp/out" 2>"$tmp/err"); echo $?

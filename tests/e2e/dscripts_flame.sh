@@ -9,12 +9,13 @@ cp "$HELPERS/pmct_spin" ./ds_flame_spin || fail "cannot copy the helper"
 "$PMCTRACE" -s "$TESTROOT/../dscripts/flame.d" 2 >out 2>err; rc=$?
 kill $spin 2>/dev/null; wait $spin 2>/dev/null
 [ $rc = 0 ] || { cat err; fail "exit status $rc"; }
-# What stackcollapse.pl expects: frame lines (module`function+0xoff, or an
-# address) closed by a count alone on its line; blank lines (an empty
-# kernel stack prints as one) are skipped; the output ends with a count.
+# What stackcollapse.pl expects: frame lines (module`function+0xoff, an
+# address, or a JIT map's name, which may hold spaces) closed by a count
+# alone on its line; blank lines (an empty kernel stack prints as one) are
+# skipped; the output ends with a count.
 awk 'NF == 0 { next }
     /^ *[0-9]+$/ { if (!frames) bad = NR; frames = 0; blocks++; next }
-    /^ +[^ ]+$/ { frames++; next }
+    /^ +[^ ]/ { frames++; next }
     { bad = NR }
     END { if (bad || frames || blocks == 0) { print "bad line " bad ", " blocks " blocks"; exit 1 } }' out ||
     { cat out; fail "not a DTrace stack aggregation"; }
