@@ -559,6 +559,19 @@ proc_mmap_decode(const struct perf_event_header *h, const struct smp_record *rec
 	return 0;
 }
 
+/* The firing's process facts come from proc_procinfo, with the sample's
+ * execname as the fallback name. */
+static void
+proc_use_fallback(struct proc_state *st, struct d_firing *f)
+{
+	st->fb.fname[0] = st->fb.psargs[0] = '\0';
+	st->fb.exact = 0;
+	if (f->df_execname)
+		snprintf(st->fb.fname, sizeof(st->fb.fname), "%s", f->df_execname);
+	f->df_procinfo = proc_procinfo;
+	f->df_procinfo_ctx = &st->fb;
+}
+
 static int
 proc_decode_mmap(struct prov_registry *r, struct proc_state *st, const struct smp_record *rec,
     prov_fire_fn fire, void *arg)
@@ -571,12 +584,7 @@ proc_decode_mmap(struct prov_registry *r, struct proc_state *st, const struct sm
 	/* the record's own pid/tid (sample_id may be absent in old files) */
 	f.df_pid = m.pid;
 	f.df_tid = m.tid;
-	st->fb.fname[0] = st->fb.psargs[0] = '\0';
-	st->fb.exact = 0;
-	if (f.df_execname)
-		snprintf(st->fb.fname, sizeof(st->fb.fname), "%s", f.df_execname);
-	f.df_procinfo = proc_procinfo;
-	f.df_procinfo_ctx = &st->fb;
+	proc_use_fallback(st, &f);
 	f.df_args[0] = (uint64_t)(uintptr_t)m.path;
 	f.df_args[1] = m.addr;
 	f.df_args[2] = m.len;
@@ -604,12 +612,7 @@ proc_decode(struct prov_registry *r, const struct smp_record *rec, uint64_t cook
 	uint64_t kbuf[128], ubuf[128];
 	struct d_firing f;
 	prov_firing_from_sample(r, rec, &f, kbuf, ubuf, 128);
-	st->fb.fname[0] = st->fb.psargs[0] = '\0';
-	st->fb.exact = 0;
-	if (f.df_execname)
-		snprintf(st->fb.fname, sizeof(st->fb.fname), "%s", f.df_execname);
-	f.df_procinfo = proc_procinfo;
-	f.df_procinfo_ctx = &st->fb;
+	proc_use_fallback(st, &f);
 	const struct prov_tp *tp = &st->tp[cookie];
 	switch (cookie) {
 	case EV_EXEC:
