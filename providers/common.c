@@ -65,12 +65,10 @@ prov_firing_from_sample(struct prov_registry *r, const struct smp_record *rec,
 	f->df_vtimestamp = prov_vtimestamp(r, rec->cpu, rec->tid, rec->time);
 	/* execname is the process's name, as in DTrace; a thread whose
 	 * process is unknown still has its own comm. */
-	if (cfg->sym && !(f->df_execname = sym_comm(cfg->sym, rec->pid)))
+	if (cfg->sym && !(f->df_execname = sym_comm_ppid(cfg->sym, rec->pid, &f->df_ppid)))
 		f->df_execname = sym_comm(cfg->sym, rec->tid);
 	if (!f->df_execname && rec->pid == 0)
 		f->df_execname = "swapper";
-	if (cfg->sym)
-		f->df_ppid = sym_ppid(cfg->sym, rec->pid);
 	if (rec->nr_callchain)
 		prov_split_callchain(rec, f, kbuf, ubuf, max);
 	if (rec->misc & PERF_RECORD_MISC_USER)

@@ -332,20 +332,21 @@ sym_note_fork_parent(struct sym_session *s, const struct perf_event_header *hdr)
 		sym_note_pid(s, (int32_t)ids[1]);
 }
 
-int32_t
-sym_ppid(struct sym_session *s, int32_t pid)
+const char *
+sym_comm_ppid(struct sym_session *s, int32_t pid, int32_t *ppid)
 {
-	struct sym_proc *p = pid > 0 ? sym_proc_find(s->ss_procs, pid) : NULL;
+	struct sym_proc *p = sym_proc_get(s->ss_procs, pid);
 
-	return p ? p->pr_ppid : 0;
+	*ppid = p ? p->pr_ppid : 0;
+	return p ? sym_proc_comm(p, s->ss_proc) : NULL;
 }
 
 const char *
 sym_comm(struct sym_session *s, int32_t pid)
 {
-	struct sym_proc *p = sym_proc_get(s->ss_procs, pid);
+	int32_t ppid;
 
-	return p ? sym_proc_comm(p, s->ss_proc) : NULL;
+	return sym_comm_ppid(s, pid, &ppid);
 }
 
 /* ---- frame text ------------------------------------------------------- */

@@ -97,9 +97,9 @@ int sym_user_funcs(struct sym_session *s, int32_t pid, const char *modglob,
 
 /* comm of a pid as last seen (records or /proc), or NULL. */
 const char *sym_comm(struct sym_session *s, int32_t pid);
-/* The parent pid its FORK record named (0 if no record did): for ppid
- * after a short-lived process is gone from /proc. */
-int32_t sym_ppid(struct sym_session *s, int32_t pid);
+/* The same, and in *ppid the parent its FORK record named (0 if no record
+ * did): for ppid after a short-lived process is gone from /proc. */
+const char *sym_comm_ppid(struct sym_session *s, int32_t pid, int32_t *ppid);
 
 /* Why kernel lookups fail (kptr_restrict, unreadable kallsyms), in words a
  * user can act on, or NULL while nothing went wrong. */
