@@ -21,7 +21,7 @@ BUILD   ?= build
 DEB_PKGS := gcc make libpfm4-dev libelf-dev libdw-dev libnuma-dev libcunit1-dev \
             zlib1g-dev libzstd-dev pkg-config cpp linux-perf bpftrace elfutils groff-base
 
-MODULES := dcore pmu sampler ringbuf symbolizer providers cli
+MODULES := dcons dcore pmu sampler ringbuf symbolizer providers cli
 LIB_SRCS := $(filter-out cli/main.c,$(foreach m,$(MODULES),$(wildcard $(m)/*.c $(m)/*/*.c)))
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
 ifneq ($(wildcard pmu/hwdb_gen.sh),)
@@ -59,12 +59,13 @@ $(BUILD)/gen/hwdb_data.c: $(HWDB_SRCS) pmu/hwdb_gen.sh
 # A unit test links only the objects of its module and the modules below it,
 # so one module's tests build while another module is mid-change.  The module
 # is the word after test_ in the file name (test_pmu_names.c -> pmu).
-TEST_DEPS_dcore      := dcore
+TEST_DEPS_dcons      := dcons
+TEST_DEPS_dcore      := dcore dcons
 TEST_DEPS_pmu        := pmu gen
 TEST_DEPS_ringbuf    := ringbuf
 TEST_DEPS_sampler    := sampler ringbuf
 TEST_DEPS_symbolizer := symbolizer
-TEST_DEPS_providers  := dcore pmu sampler ringbuf symbolizer providers gen
+TEST_DEPS_providers  := dcons dcore pmu sampler ringbuf symbolizer providers gen
 TEST_DEPS_cli        := $(MODULES) gen
 test_module = $(firstword $(subst _, ,$(1)))
 test_objs = $(filter $(foreach d,$(TEST_DEPS_$(call test_module,$(1))),$(BUILD)/$(d)/%),$(LIB_OBJS))

@@ -33,10 +33,10 @@
 #include <stdio.h>
 
 #include "dcore/dcore.h"
-#include "dcore/dagg.h"
-#include "dcore/dfmt.h"
-#include "dcore/dspec.h"
-#include "dcore/dout.h"
+#include "dcons/dagg.h"
+#include "dcons/dfmt.h"
+#include "dcons/dspec.h"
+#include "dcons/dout.h"
 #include "dcore/d_errtags.h"
 #include "dcore/d_opcodes.h"
 

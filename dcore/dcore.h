@@ -8,7 +8,7 @@
  * Functions return 0 or a negative value; a failed d_compile leaves an error
  * message "failed to compile script x.d: line N: ..." in DTrace's words, and
  * with the errtags option its [D_TAG].  Symbols are resolved only at print
- * time through the optional d_symbolizer.
+ * time through the optional d_symbolizer (dcons/dcons.h).
  */
 #ifndef PMCTRACE_DCORE_H
 #define PMCTRACE_DCORE_H
@@ -16,21 +16,9 @@
 #include <stdio.h>
 #include <stdint.h>
 #include "dcore/dprobe.h"
+#include "dcons/dcons.h"
 
 typedef struct d_hdl d_hdl_t;
-
-/* Resolve addresses for stack(), ustack(), func(), sym(), %a ...  Each
- * writes DTrace's frame text ("vmlinux`schedule+0x2c", "libc.so.6`read+0x10")
- * into buf and returns its length, or -1 when nothing is known (the engine
- * then prints the bare address). mod-only variants write just the module. */
-struct d_symbolizer {
-	void *ds_ctx;
-	int (*ds_kernel)(void *ctx, uint64_t addr, int flags, char *buf, size_t len);
-	int (*ds_user)(void *ctx, int32_t pid, uint64_t addr, int flags, char *buf, size_t len);
-};
-#define D_SYM_FULL	0	/* module`function+0xoff */
-#define D_SYM_FUNC	1	/* module`function */
-#define D_SYM_MOD	2	/* module */
 
 /* Why a run stops. */
 enum d_status {

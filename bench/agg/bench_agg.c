@@ -10,7 +10,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "dcore/dagg.h"
+#include "dcons/dagg.h"
 
 /* Rates are per second of this thread's CPU time, so a busy machine
  * (other jobs on the same cores) does not distort them. */

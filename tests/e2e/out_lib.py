@@ -1,6 +1,6 @@
 """out_lib.py — independent readers for the out_*.sh end-to-end tests.
 
-Written from the published formats, sharing no code with dcore/dout_*.c:
+Written from the published formats, sharing no code with dcons/dout_*.c:
   collapse  DTrace's stack aggregation text -> folded lines (what
             stackcollapse.pl does for DTrace output, offsets dropped)
   pprof     gzip + protobuf wire format -> folded lines via profile.proto

@@ -6,7 +6,7 @@
  */
 #include "cu.h"
 #include "dcore_harness.h"
-#include "test_dcore_out_common.h"
+#include "test_dcons_out_common.h"
 
 static int
 fire_stacks(struct th *t, const uint64_t *k, uint32_t nk, const uint64_t *u,

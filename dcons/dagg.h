@@ -20,7 +20,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
-#include "dcore/dfmt.h"
+#include "dcons/dfmt.h"
 
 /* Aggregating functions (ORDER: the merge and print tables in dagg.c). */
 enum dagg_func {

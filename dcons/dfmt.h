@@ -37,7 +37,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-#include "dcore/dcore.h"
+#include "dcons/dcons.h"
 
 enum d_vkind {
 	D_VK_NONE = 0,

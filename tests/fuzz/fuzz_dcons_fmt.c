@@ -1,5 +1,5 @@
 /*
- * fuzz_dcore_fmt.c — libFuzzer target: printf/printa format parsing
+ * fuzz_dcons_fmt.c — libFuzzer target: printf/printa format parsing
  * (dfmt_parse) and, for formats that pass the checks, printing them
  * (dfmt_printf) with well-formed argument values.
  * Input layout: byte 0 = DFMT_* flags (low 4 bits), byte 1 = number of
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dcore/dfmt.h"
+#include "dcons/dfmt.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

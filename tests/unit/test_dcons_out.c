@@ -1,10 +1,10 @@
 /*
- * test_dcore_out.c — dout: frame paths from keys, folded stacks compared
+ * test_dcons_out.c — dout: frame paths from keys, folded stacks compared
  * exactly, the merged tree's layout, JSON records, names and labels, and
  * the exit-time driver over real aggregations (dagg.h).
  */
 #include "cu.h"
-#include "test_dcore_out_common.h"
+#include "test_dcons_out_common.h"
 
 /* ---- profile and folded ---------------------------------------------------------- */
 

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dcore/dout_impl.h"
+#include "dcons/dout_impl.h"
 
 struct fline {
 	char *fl_text;

@@ -13,7 +13,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "dcore/dout_impl.h"
+#include "dcons/dout_impl.h"
 
 #define JCHK(x)	do { if ((x) < 0) return -EIO; } while (0)
 

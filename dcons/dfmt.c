@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dcore/dfmt_impl.h"
+#include "dcons/dfmt_impl.h"
 
 size_t
 dfmt_vsize(const struct d_vdesc *vd)

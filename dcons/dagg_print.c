@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dcore/dagg_impl.h"
+#include "dcons/dagg_impl.h"
 
 /* ---- stddev ---------------------------------------------------------------- */
 

@@ -1,11 +1,11 @@
 /*
- * test_dcore_out_svg.c — the flame graph SVG: one <g class="f"> per tree
+ * test_dcons_out_svg.c — the flame graph SVG: one <g class="f"> per tree
  * node, tooltips with name, count and percentage, widths proportional to
  * counts, positions by weight to the left, flame and icicle rows, XML
  * escaping, elided slivers, and the script/search/zoom elements.
  */
 #include "cu.h"
-#include "test_dcore_out_common.h"
+#include "test_dcons_out_common.h"
 
 static void
 add_fixture(struct dout_prof *p)
@@ -184,4 +184,4 @@ static const struct cu_test tests[] = {
 	{ NULL, NULL },
 };
 
-CU_MAIN("dcore_out_svg", tests)
+CU_MAIN("dcons_out_svg", tests)

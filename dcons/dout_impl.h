@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-#include "dcore/dout.h"
+#include "dcons/dout.h"
 
 /* What a frame is, for colours and pprof functions. ORDER: svg palette. */
 enum dout_fkind {

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "dcore/dfmt_impl.h"
+#include "dcons/dfmt_impl.h"
 
 static int
 is_int(const struct d_vdesc *vd)

@@ -1,5 +1,5 @@
 /*
- * test_dcore_fmt.c — printf formats (parse, check, print), trace(),
+ * test_dcons_fmt.c — printf formats (parse, check, print), trace(),
  * tracemem(), stacks, print(), the probe header and flowindent prefixes,
  * against the layouts of DTrace's consumer.
  */
@@ -8,7 +8,7 @@
 #include <time.h>
 
 #include "cu.h"
-#include "dcore/dfmt.h"
+#include "dcons/dfmt.h"
 
 static char *membuf;
 static size_t memlen;
@@ -555,4 +555,4 @@ static const struct cu_test tests[] = {
 	{ NULL, NULL }
 };
 
-CU_MAIN("dcore_fmt", tests)
+CU_MAIN("dcons_fmt", tests)

@@ -17,8 +17,8 @@
 #ifndef PMCTRACE_DAGG_IMPL_H
 #define PMCTRACE_DAGG_IMPL_H
 
-#include "dcore/dagg.h"
-#include "dcore/dfmt_impl.h"
+#include "dcons/dagg.h"
+#include "dcons/dfmt_impl.h"
 
 #define DAGG_MAXKEYS		32
 #define DAGG_QNBUCKETS		127	/* quantize: 2 * 63 + 1 */

@@ -1,12 +1,12 @@
 /*
- * test_dcore_spec.c — speculation buffers: speculate, commit, discard,
+ * test_dcons_spec.c — speculation buffers: speculate, commit, discard,
  * the specsize limit and DTrace's drop messages.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "cu.h"
-#include "dcore/dspec.h"
+#include "dcons/dspec.h"
 
 static char *membuf;
 static size_t memlen;
@@ -101,4 +101,4 @@ static const struct cu_test tests[] = {
 	{ NULL, NULL }
 };
 
-CU_MAIN("dcore_spec", tests)
+CU_MAIN("dcons_spec", tests)

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dcore/dspec.h"
+#include "dcons/dspec.h"
 
 enum { SPEC_FREE = 0, SPEC_ACTIVE = 1 };
 

@@ -10,7 +10,7 @@
 #ifndef PMCTRACE_DFMT_IMPL_H
 #define PMCTRACE_DFMT_IMPL_H
 
-#include "dcore/dfmt.h"
+#include "dcons/dfmt.h"
 
 /* Conversion flags (fp_flags). */
 #define DFMT_F_ALT	0x001	/* # */

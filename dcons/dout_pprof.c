@@ -21,7 +21,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "dcore/dout_impl.h"
+#include "dcons/dout_impl.h"
 
 /* Profile fields (profile.proto). */
 #define PF_SAMPLE_TYPE	1

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dcore/dout_impl.h"
+#include "dcons/dout_impl.h"
 
 static uint32_t
 node_hash(uint32_t parent, const struct dout_str *s, uint8_t kind)

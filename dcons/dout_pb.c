@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dcore/dout_impl.h"
+#include "dcons/dout_impl.h"
 
 static int
 pb_reserve(struct dout_pb *b, size_t more)

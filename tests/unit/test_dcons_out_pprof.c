@@ -1,5 +1,5 @@
 /*
- * test_dcore_out_pprof.c — the protobuf wire encoder against hand-computed
+ * test_dcons_out_pprof.c — the protobuf wire encoder against hand-computed
  * bytes, and the pprof profile decoded by a small independent reader
  * (written here from the protobuf encoding guide and profile.proto, sharing
  * no code with the encoder): tables are consistent, stacks come back as
@@ -8,7 +8,7 @@
 #include <zlib.h>
 
 #include "cu.h"
-#include "test_dcore_out_common.h"
+#include "test_dcons_out_common.h"
 
 /* ---- the encoder ------------------------------------------------------------------ */
 
@@ -485,4 +485,4 @@ static const struct cu_test tests[] = {
 	{ NULL, NULL },
 };
 
-CU_MAIN("dcore_out_pprof", tests)
+CU_MAIN("dcons_out_pprof", tests)

@@ -1,5 +1,5 @@
 /*
- * test_dcore_agg.c — aggregations built directly through dagg.h, updated,
+ * test_dcons_agg.c — aggregations built directly through dagg.h, updated,
  * and printed into memory; the expected text follows DTrace's documented
  * layouts (printa rows, histograms, joined printa, exit-time order).
  */
@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "cu.h"
-#include "dcore/dagg.h"
+#include "dcons/dagg.h"
 
 /* ---- helpers ---------------------------------------------------------------- */
 
@@ -1055,4 +1055,4 @@ static const struct cu_test tests[] = {
 	{ NULL, NULL }
 };
 
-CU_MAIN("dcore_agg", tests)
+CU_MAIN("dcons_agg", tests)

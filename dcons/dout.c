@@ -10,7 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "dcore/dout_impl.h"
+#include "dcons/dout_impl.h"
 
 /* ORDER: enum dout_fmt. */
 static const char *const dout_fmt_names[DOUT_NFMTS] = {

@@ -1,19 +1,19 @@
 /*
- * test_dcore_out_common.h — shared fixtures of the dout unit tests: a fake
+ * test_dcons_out_common.h — shared fixtures of the dout unit tests: a fake
  * symbolizer with predictable frame text, key builders, memory streams.
  *
  * Fake symbols: kernel pc 0xffff0000000NNxxx is "vmlinux`kNN" (+0xxxx in the
  * full form); user pc 0x4NNxxx is "app`uNN", 0x7f00NNxxx is
  * "perf-42.map`jNN" (a JIT frame); 0xdead0000 is unknown (hex).
  */
-#ifndef PMCTRACE_TEST_DCORE_OUT_COMMON_H
-#define PMCTRACE_TEST_DCORE_OUT_COMMON_H
+#ifndef PMCTRACE_TEST_DCONS_OUT_COMMON_H
+#define PMCTRACE_TEST_DCONS_OUT_COMMON_H
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "dcore/dout_impl.h"
+#include "dcons/dout_impl.h"
 
 static inline int
 fake_frame(const char *mod, const char *pfx, uint64_t fn, uint64_t off,

@@ -17,8 +17,8 @@
 
 #include <stdint.h>
 #include <stdio.h>
-#include "dcore/dagg.h"
-#include "dcore/dfmt.h"
+#include "dcons/dagg.h"
+#include "dcons/dfmt.h"
 
 /* ORDER: dout_fmt_names[] in dout.c. */
 enum dout_fmt {

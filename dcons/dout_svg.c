@@ -23,7 +23,7 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "dcore/dout_impl.h"
+#include "dcons/dout_impl.h"
 
 #define SVG_W		1200
 #define SVG_PAD		10
