@@ -332,10 +332,12 @@ pmu_resolve_pfm(struct pmu_ctx *p, const char *name, struct pmu_counter *out,
 		snprintf(spelled, sizeof(spelled), "%s", strstr(spelled, "::") ?
 		    strstr(spelled, "::") + 2 : spelled);
 		rc = pmu_pfm_encode(spelled, &out->attr, &fstr);
-		/* libpfm4's perf_raw PMU takes r<hex> too: leave that to layer 4 */
-		if (rc == PFM_SUCCESS && fstr && strncmp(fstr, "perf_raw::", 10) == 0)
-			rc = PFM_ERR_NOTFOUND;
 	}
+	/* libpfm4's perf_raw PMU takes r<hex> too, also as the first try on a
+	 * host where libpfm4 finds no core PMU: leave that to layer 4, so a raw
+	 * code reads the same on every host. */
+	if (!given && rc == PFM_SUCCESS && fstr && strncmp(fstr, "perf_raw::", 10) == 0)
+		rc = PFM_ERR_NOTFOUND;
 	if (rc == PFM_ERR_NOTFOUND || rc == PFM_ERR_INVAL) {
 		free(fstr);
 		return -ENOENT;
