@@ -15,14 +15,15 @@ WERROR  ?= $(if $(CI),-Werror,)
 WARN    := -Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes $(WERROR)
 CPPFLAGS += -D_GNU_SOURCE -I. $(EXTRA_CPPFLAGS)
 ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) $(SAN)
-LDLIBS  := -lpfm -ldw -lelf -lnuma -lzstd -lz -lm -lpthread
+LDLIBS  := -lpfm -lbpf -ldw -lelf -lnuma -lzstd -lz -lm -lpthread
 BUILD   ?= build
 
 DEB_PKGS := gcc make libpfm4-dev libelf-dev libdw-dev libnuma-dev libcunit1-dev \
-            zlib1g-dev libzstd-dev pkg-config cpp linux-perf bpftrace elfutils groff-base
+            zlib1g-dev libzstd-dev pkg-config cpp linux-perf bpftrace elfutils groff-base \
+            libbpf-dev clang
 
-MODULES := dcons dcore pmu sampler ringbuf symbolizer providers cli
-LIB_SRCS := $(filter-out cli/main.c,$(foreach m,$(MODULES),$(wildcard $(m)/*.c $(m)/*/*.c)))
+MODULES := dcons dcore pmu sampler ringbuf symbolizer bpf providers cli
+LIB_SRCS := $(filter-out cli/main.c %.bpf.c,$(foreach m,$(MODULES),$(wildcard $(m)/*.c $(m)/*/*.c)))
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
 ifneq ($(wildcard pmu/hwdb_gen.sh),)
 LIB_OBJS += $(BUILD)/gen/hwdb_data.o
@@ -56,6 +57,16 @@ $(BUILD)/gen/hwdb_data.c: $(HWDB_SRCS) pmu/hwdb_gen.sh
 	@mkdir -p $(dir $@)
 	sh pmu/hwdb_gen.sh $(HWDB_SRCS) > $@.tmp && mv $@.tmp $@
 
+# bpf/NAME.bpf.c is kernel code: clang compiles it once, CO-RE relocates it
+# against the running kernel's BTF at load, and bpf/kb_objs.c embeds it.
+BPF_CLANG ?= clang
+BPF_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(wildcard bpf/*.bpf.c))
+$(BUILD)/bpf/%.bpf.o: bpf/%.bpf.c bpf/kbpf.h
+	@mkdir -p $(dir $@)
+	$(BPF_CLANG) -target bpf -O2 -g -Wall $(WERROR) -I. -I/usr/include/$(shell $(CC) -dumpmachine) -c -o $@ $<
+$(BUILD)/bpf/kb_objs.o: $(BPF_OBJS)
+$(BUILD)/bpf/kb_objs.o: CPPFLAGS += -DKB_OBJDIR='"$(BUILD)/bpf"'
+
 # A unit test links only the objects of its module and the modules below it,
 # so one module's tests build while another module is mid-change.  The module
 # is the word after test_ in the file name (test_pmu_names.c -> pmu).
@@ -65,7 +76,8 @@ TEST_DEPS_pmu        := pmu gen
 TEST_DEPS_ringbuf    := ringbuf
 TEST_DEPS_sampler    := sampler ringbuf
 TEST_DEPS_symbolizer := symbolizer
-TEST_DEPS_providers  := dcons dcore pmu sampler ringbuf symbolizer providers gen
+TEST_DEPS_bpf        := bpf sampler ringbuf
+TEST_DEPS_providers  := dcons dcore pmu sampler ringbuf symbolizer bpf providers gen
 TEST_DEPS_cli        := $(MODULES) gen
 test_module = $(firstword $(subst _, ,$(1)))
 test_objs = $(filter $(foreach d,$(TEST_DEPS_$(call test_module,$(1))),$(BUILD)/$(d)/%),$(LIB_OBJS))

@@ -421,6 +421,19 @@ smp_unify_clock(struct smp_session *s)
 	}
 }
 
+/* The events' started hooks, in the order they were added. */
+static int
+smp_run_started(struct smp_session *s)
+{
+	for (int e = 0; e < s->nev; e++) {
+		const struct smp_event_spec *sp = &s->ev[e].spec;
+		int err = sp->started ? sp->started(sp->started_arg, s) : 0;
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 int
 smp_start(struct smp_session *s)
 {
@@ -451,7 +464,19 @@ smp_start(struct smp_session *s)
 	if (s->w)
 		smp_writer_synthesize(s);
 	smp_enable_all(s, PERF_EVENT_IOC_ENABLE);
-	return 0;
+	return smp_run_started(s);
+}
+
+int
+smp_event_fd(const struct smp_session *s, int evidx, int cpu)
+{
+	if (!s || !s->live || !s->started || evidx < 0 || evidx >= s->nev ||
+	    !s->ev[evidx].fds || smp_nthreads(s) != 1)
+		return -1;
+	for (int ci = 0; ci < s->ncpu; ci++)
+		if (s->pc[ci].cpu == cpu)
+			return s->ev[evidx].fds[ci];
+	return -1;
 }
 
 /* ---- draining ---- */

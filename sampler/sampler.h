@@ -53,6 +53,11 @@ struct smp_event_spec {
 	 * provider removes what the event needed, a tracefs probe...). */
 	void (*closed)(void *closed_arg);
 	void *closed_arg;
+	/* Live: called once at the end of smp_start, every event open,
+	 * mapped and enabled (a provider hands their fds to the kernel:
+	 * smp_event_fd); nonzero fails smp_start, smp_errmsg set. */
+	int (*started)(void *started_arg, struct smp_session *s);
+	void *started_arg;
 };
 
 struct smp_opts {
@@ -136,6 +141,13 @@ int smp_start(struct smp_session *s);	/* open + mmap + enable everything added *
  * the event, which must be the last one added, is removed again (its
  * closed hook is not called) and -errno is returned, smp_errmsg set. */
 int smp_open_now(struct smp_session *s, int evidx);
+
+/* Live, after smp_start: the fd of event evidx on CPU cpu (a system-wide
+ * session's SMP_EACH_CPU or SMP_ONE_CPU event), else -1.  The session owns
+ * it; it stays open until smp_close. */
+int smp_event_fd(const struct smp_session *s, int evidx, int cpu);
+/* Set the message smp_errmsg(s) returns; returns err. */
+int smp_set_error(struct smp_session *s, int err, const char *msg);
 
 /* Replay: events found in the file, and providers claiming them. */
 int smp_nevents(const struct smp_session *s);

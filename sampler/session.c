@@ -19,6 +19,12 @@ smp_err(struct smp_session *s, int err, const char *fmt, ...)
 	return err;
 }
 
+int
+smp_set_error(struct smp_session *s, int err, const char *msg)
+{
+	return smp_err(s, err, "%s", msg);
+}
+
 /* The message of the last failed smp_open_* on this thread. */
 static __thread char smp_open_err[512];
 
