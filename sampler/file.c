@@ -302,6 +302,8 @@ smp_file_features(struct smp_session *s, const unsigned char *b, uint64_t len)
 	return 0;
 }
 
+static int smp_pipe_prescan(struct smp_session *s);
+
 static int
 smp_file_header(struct smp_session *s)
 {
@@ -318,7 +320,7 @@ smp_file_header(struct smp_session *s)
 		f->pipe = 1;
 		f->pos = SMP_PIPE_HDR;
 		f->end = f->len;
-		return 0;
+		return smp_pipe_prescan(s);
 	}
 	if (hsz < SMP_FILE_HDR || f->len < SMP_FILE_HDR)
 		return smp_err(s, -EINVAL, "perf.data: header size %llu at offset 8 is neither a "
@@ -511,6 +513,54 @@ smp_user_record(struct smp_session *s, const struct perf_event_header *h, const 
 	}
 }
 
+/* In a pipe the attrs, names, ids and tracing data are records of the
+ * stream; the providers must see every event before the first record is
+ * delivered, so these are read once at open, and skipped when polled. */
+static int
+smp_pipe_meta(uint32_t type)
+{
+	return type == SMP_HEADER_ATTR || type == SMP_HEADER_FEATURE ||
+		type == SMP_EVENT_UPDATE || type == SMP_ID_INDEX ||
+		type == SMP_HEADER_TRACING_DATA;
+}
+
+/* Walk the whole stream for its metadata records.  A malformed record
+ * after the attrs ends the walk quietly: polling reaches it and names it
+ * (what came before it still replays). */
+static int
+smp_pipe_prescan(struct smp_session *s)
+{
+	struct smp_file *f = s->f;
+	const unsigned char *b = f->buf;
+	uint64_t pos = f->pos;
+	while (f->end - pos >= sizeof(struct perf_event_header)) {
+		struct perf_event_header h;
+		uint64_t skip = 0;
+		memcpy(&h, b + pos, sizeof(h));
+		if ((h.size < sizeof(h) || h.size > f->end - pos) && !s->nev)
+			return smp_err(s, -EINVAL, "perf.data: record of size %u at offset %#llx "
+				       "(type %u), before any HEADER_ATTR", h.size,
+				       (unsigned long long)pos, h.type);
+		if (h.size < sizeof(h) || h.size > f->end - pos)
+			break;
+		const unsigned char *rec = b + pos;
+		if (((uintptr_t)rec & 7) != 0) {
+			memcpy(f->scratch, rec, h.size);
+			rec = f->scratch;
+		}
+		if (smp_pipe_meta(h.type) || h.type == SMP_AUXTRACE) {
+			int err = smp_user_record(s, &h, rec + sizeof(h), pos,
+						  f->end - pos - h.size, &skip);
+			if (err)
+				return err;
+		}
+		pos += h.size + skip;
+	}
+	if (!s->nev)
+		return smp_err(s, -EINVAL, "perf.data: a pipe-mode stream with no HEADER_ATTR record");
+	return 0;
+}
+
 static int
 smp_file_queue(struct smp_session *s, const unsigned char *rec)
 {
@@ -554,6 +604,11 @@ smp_file_records(struct smp_session *s, const unsigned char *b, uint64_t *pos, u
 		int err;
 		if (h.type == SMP_FINISHED_ROUND || h.type == SMP_FINISHED_INIT) {
 			err = 0;
+		} else if (f->pipe && !compressed && smp_pipe_meta(h.type)) {
+			/* read by smp_pipe_prescan; tracing data only says how
+			 * much payload to step over */
+			err = h.type != SMP_HEADER_TRACING_DATA ? 0 :
+				smp_user_record(s, &h, rec + sizeof(h), off, end - off - h.size, &skip);
 		} else if (h.type >= 64) {
 			err = smp_user_record(s, &h, rec + sizeof(h), off, end - off - h.size, &skip);
 		} else {

@@ -478,12 +478,37 @@ test_record_errors_name_offset(void)
 	b[0x16] = 4;
 	b[0x17] = 0;
 	int err = 0;
-	struct smp_session *s = smp_open_buf(b, len, &err);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-	CU_ASSERT_EQUAL(smp_poll(s, 0, NULL, NULL), -EINVAL);
-	CU_ASSERT_PTR_NOT_NULL(strstr(smp_errmsg(s), "offset 0x10"));
-	smp_close(s);
+	/* a pipe's attrs are read at open: that is where the error shows */
+	CU_ASSERT_PTR_NULL(smp_open_buf(b, len, &err));
+	CU_ASSERT_EQUAL(err, -EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(smp_errmsg(NULL), "offset 0x10"));
 	free(b);
+}
+
+/* A pipe's events (HEADER_ATTR records in the stream) are known as soon
+ * as it is open, so providers can claim them before the first record. */
+static void
+test_pipe_events_at_open(void)
+{
+	for (const struct expect *e = fixtures; e->file; e++) {
+		if (!e->pipe)
+			continue;
+		int err = 0;
+		struct smp_session *s = smp_open_file(fixture(e->file), &err);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+		CU_ASSERT_EQUAL(smp_nevents(s), e->nev);
+		for (int i = 0; i < e->nev && i < smp_nevents(s); i++)
+			CU_ASSERT_STRING_EQUAL(smp_event(s, i)->name, e->names[i]);
+		struct tally t;
+		memset(&t, 0, sizeof(t));
+		while (smp_poll(s, 0, tally_cb, &t) > 0)
+			;
+		/* and read once: no event twice, no sample lost */
+		CU_ASSERT_EQUAL(smp_nevents(s), e->nev);
+		for (int i = 0; i < e->nev; i++)
+			CU_ASSERT_EQUAL(t.per_ev[i], e->samples[i]);
+		smp_close(s);
+	}
 }
 
 static void
@@ -528,6 +553,7 @@ static const struct cu_test tests[] = {
 	{ "rich_fields", test_rich_fields },
 	{ "truncated", test_truncated },
 	{ "record_errors_name_offset", test_record_errors_name_offset },
+	{ "pipe_events_at_open", test_pipe_events_at_open },
 	{ "garbage", test_garbage },
 	{ NULL, NULL },
 };
