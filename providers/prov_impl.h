@@ -74,6 +74,12 @@ uint32_t prov_nprobes(const struct prov_registry *r);
 int prov_is_enabled(struct prov_registry *r, uint32_t id);
 int prov_claim(struct prov_registry *r, int evidx, const struct prov_ops *ops,
     uint64_t cookie);
+/* The same, for an event whose recorded name is one of ops's own probes
+ * (pmctrace wrote it: "profile-997"): later providers' claims on the event
+ * are then ignored, so a recording offers the probes that made it, not
+ * every reading of its attr (pmc:::profile-997-1003009). */
+int prov_claim_own(struct prov_registry *r, int evidx, const struct prov_ops *ops,
+    uint64_t cookie);
 int prov_errf(struct prov_registry *r, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* tid's time on CPU at ns (vtimestamp), 0 unless prov_use_vclock(). */

@@ -41,6 +41,7 @@ struct prov_claim_ent {
 	int evidx;
 	const struct prov_ops *ops;
 	uint64_t cookie;
+	int own;	/* the event's recorded name is this provider's probe */
 };
 
 struct prov_registry {
@@ -379,9 +380,13 @@ prov_enable(struct prov_registry *r, struct smp_session *s,
 	return 0;
 }
 
-int
-prov_claim(struct prov_registry *r, int evidx, const struct prov_ops *ops, uint64_t cookie)
+static int
+prov_claim_add(struct prov_registry *r, int evidx, const struct prov_ops *ops,
+    uint64_t cookie, int own)
 {
+	for (size_t i = 0; i < r->nclaims; i++)
+		if (r->claims[i].evidx == evidx && r->claims[i].own && r->claims[i].ops != ops)
+			return 0;
 	if (r->nclaims == r->claims_cap) {
 		size_t ncap = r->claims_cap ? r->claims_cap * 2 : 16;
 		struct prov_claim_ent *n = realloc(r->claims, ncap * sizeof(*n));
@@ -390,8 +395,20 @@ prov_claim(struct prov_registry *r, int evidx, const struct prov_ops *ops, uint6
 		r->claims = n;
 		r->claims_cap = ncap;
 	}
-	r->claims[r->nclaims++] = (struct prov_claim_ent){ evidx, ops, cookie };
+	r->claims[r->nclaims++] = (struct prov_claim_ent){ evidx, ops, cookie, own };
 	return 0;
+}
+
+int
+prov_claim(struct prov_registry *r, int evidx, const struct prov_ops *ops, uint64_t cookie)
+{
+	return prov_claim_add(r, evidx, ops, cookie, 0);
+}
+
+int
+prov_claim_own(struct prov_registry *r, int evidx, const struct prov_ops *ops, uint64_t cookie)
+{
+	return prov_claim_add(r, evidx, ops, cookie, 1);
 }
 
 /* Replayed events route through here: the spec's cookie is its evidx and

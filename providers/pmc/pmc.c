@@ -26,11 +26,23 @@ enum { PP_PERIOD, PP_COUNTER, PP_KIND };
 enum { PMC_SAMPLE, PMC_SAMPLE_SRC, PMC_COUNTER_SRC };
 
 #define PMC_MAX_COUNTERS 64
+#define PMC_MAX_ALIASES 256
+
+/* Replay: another name of a recorded counter's probe (totalcycles-20003
+ * for cycles-20003).  An alias is not a probe of its own: a description
+ * naming it matches the probe, so a sample fires a clause once however
+ * many of its names the clause's descriptions cover. */
+struct pmc_alias {
+	char pa_name[96];
+	uint32_t pa_id;
+};
 
 struct pmc_state {
 	int ncounters;
 	struct pmu_counter counters[PMC_MAX_COUNTERS];
 	uint32_t probe_of[PMC_MAX_COUNTERS];
+	int nalias;
+	struct pmc_alias alias[PMC_MAX_ALIASES];
 };
 
 static const char *const pmc_args[] = { "uint64_t", "int", "uint64_t" };
@@ -105,7 +117,24 @@ pmc_emit(struct prov_registry *r, struct prov_probe *p, const struct d_probe_des
 	return cb && cb(arg, &p->pp_info) < 0 ? -1 : 1;
 }
 
-/* Existing probes matching a glob (the fixed ones and those made so far). */
+/* Does pd name probe p by one of its aliases? */
+static int
+pmc_alias_match(struct prov_registry *r, const struct d_probe_desc *pd, const struct prov_probe *p)
+{
+	struct pmc_state *st = prov_state(r, &prov_pmc_ops);
+	for (int i = 0; st && i < st->nalias; i++) {
+		if (st->alias[i].pa_id != p->pp_info.dp_id)
+			continue;
+		struct d_probe_info pi = p->pp_info;
+		pi.dp_name = st->alias[i].pa_name;
+		if (prov_desc_match(pd, &pi))
+			return 1;
+	}
+	return 0;
+}
+
+/* Existing probes matching a glob (the fixed ones and those made so far),
+ * by their name or an alias, each once. */
 static int
 pmc_match_existing(struct prov_registry *r, const struct d_probe_desc *pd,
     d_probe_cb cb, void *arg)
@@ -118,10 +147,11 @@ pmc_match_existing(struct prov_registry *r, const struct d_probe_desc *pd,
 		struct prov_probe *p = prov_by_id(r, id);
 		if (p->pp_ops != &prov_pmc_ops)
 			continue;
-		int rc = pmc_emit(r, p, pd, cb, arg);
-		if (rc < 0)
+		if (!prov_desc_match(pd, &p->pp_info) && !pmc_alias_match(r, pd, p))
+			continue;
+		if (cb && cb(arg, &p->pp_info) < 0)
 			return -1;
-		n += rc;
+		n++;
 	}
 	return n;
 }
@@ -172,7 +202,7 @@ pmc_match(struct prov_registry *r, const struct d_probe_desc *pd, d_probe_cb cb,
 	if (p)
 		return pmc_emit(r, p, pd, cb, arg);
 	if (prov_cfg(r)->replay)
-		return 0;
+		return pmc_match_existing(r, pd, cb, arg);	/* an alias */
 	char counter[128];
 	uint64_t period;
 	struct pmu_counter c;
@@ -261,31 +291,49 @@ pmc_file_name(const char *evname, char *out, size_t len)
 	out[j] = '\0';
 }
 
-static int
-pmc_claim_as(struct prov_registry *r, int evidx, const char *name, const struct perf_event_attr *a)
+/* "cycles" at period 20003 is probe cycles-20003; a name pmctrace
+ * recorded already ends in its period ("cycles-20003") and is kept. */
+static void
+pmc_probe_name(const char *name, const struct perf_event_attr *a, char *out, size_t len)
 {
-	char probe[160];
-	if (a->freq || !a->sample_period)
-		snprintf(probe, sizeof(probe), "%s", name);
+	char suffix[32];
+	size_t n = strlen(name), k;
+	if (a->freq || !a->sample_period) {
+		snprintf(out, len, "%s", name);
+		return;
+	}
+	k = (size_t)snprintf(suffix, sizeof(suffix), "-%llu", (unsigned long long)a->sample_period);
+	if (n > k && !strcmp(name + n - k, suffix))
+		snprintf(out, len, "%s", name);
 	else
-		snprintf(probe, sizeof(probe), "%s-%llu", name, (unsigned long long)a->sample_period);
-	struct prov_probe *p = pmc_make(r, probe, PMC_SAMPLE, a->freq ? 0 : a->sample_period, -1);
-	if (!p)
-		return prov_errf(r, "out of memory");
-	return prov_claim(r, evidx, &prov_pmc_ops, p->pp_info.dp_id);
+		snprintf(out, len, "%s%s", name, suffix);
 }
 
 struct pmc_alias_search {
 	struct prov_registry *r;
 	const struct perf_event_attr *attr;
-	int evidx;
+	uint32_t id;
 };
 
 static int
-pmc_alias_cb(void *arg, const char *name)
+pmc_alias_cb(void *arg, const char *alias)
 {
 	struct pmc_alias_search *as = arg;
-	return pmc_claim_as(as->r, as->evidx, name, as->attr);
+	struct pmc_state *st = pmc_state_get(as->r);
+	char name[96];
+	if (!st)
+		return prov_errf(as->r, "out of memory");
+	pmc_probe_name(alias, as->attr, name, sizeof(name));
+	if (prov_find(as->r, "pmc", "", "", name))
+		return 0;	/* a recorded event of that name is its own probe */
+	for (int i = 0; i < st->nalias; i++)
+		if (st->alias[i].pa_id == as->id && !strcmp(st->alias[i].pa_name, name))
+			return 0;
+	if (st->nalias == PMC_MAX_ALIASES)
+		return 0;
+	snprintf(st->alias[st->nalias].pa_name, sizeof(st->alias[0].pa_name), "%s", name);
+	st->alias[st->nalias++].pa_id = as->id;
+	return 0;
 }
 
 static int
@@ -293,15 +341,19 @@ pmc_claim(struct prov_registry *r, struct smp_session *s, int evidx)
 {
 	const struct smp_event_spec *ev = smp_event(s, evidx);
 	const struct perf_event_attr *a = &ev->attr;
-	char name[128];
+	char name[128], probe[160];
 	if (a->type == PERF_TYPE_TRACEPOINT ||
 	    (a->type == PERF_TYPE_SOFTWARE && a->config == PERF_COUNT_SW_DUMMY))
 		return 0;
+	if (!a->freq && !a->sample_period)
+		return 0;	/* read in a group, never sampled: no firings */
 	pmc_file_name(ev->name ? ev->name : "event", name, sizeof(name));
-	if (pmc_claim_as(r, evidx, name, a) < 0)
-		return -1;
+	pmc_probe_name(name, a, probe, sizeof(probe));
+	struct prov_probe *p = pmc_make(r, probe, PMC_SAMPLE, a->freq ? 0 : a->sample_period, -1);
+	if (!p || prov_claim(r, evidx, &prov_pmc_ops, p->pp_info.dp_id) < 0)
+		return p ? -1 : prov_errf(r, "out of memory");
 	/* also under the seed's names: branch-misses is branchmispredictions */
-	struct pmc_alias_search as = { r, a, evidx };
+	struct pmc_alias_search as = { r, a, p->pp_info.dp_id };
 	if (prov_cfg(r)->pmu && pmu_generic_aliases(prov_cfg(r)->pmu, a, pmc_alias_cb, &as) < 0)
 		return -1;
 	return 0;

@@ -4,7 +4,8 @@
  * Both are perf cpu-clock events sampling every period nanoseconds; the
  * kernel fires them from an hrtimer, idle or not, like DTrace's cyclics.
  * arg0 is the kernel PC or 0, arg1 the user PC or 0 (DTrace's convention).
- * Replaying a file, each recorded cpu-clock or task-clock event becomes
+ * Replaying a file, an event pmctrace recorded for profile-997 or tick-1s
+ * is that probe again; any other cpu-clock or task-clock event becomes
  * profile-<freq> (or profile-<period>ns) so that 'profile-*' finds it.
  */
 #include <ctype.h>
@@ -200,8 +201,18 @@ profile_claim(struct prov_registry *r, struct smp_session *s, int evidx)
 	if (ev->attr.type != PERF_TYPE_SOFTWARE ||
 	    (ev->attr.config != PERF_COUNT_SW_CPU_CLOCK && ev->attr.config != PERF_COUNT_SW_TASK_CLOCK))
 		return 0;
+	if (!ev->attr.freq && !ev->attr.sample_period)
+		return 0;	/* a counter read in a group (sched::pmc:), not a timer */
 	char name[64];
-	uint64_t ns;
+	int tick;
+	uint64_t ns = ev->name ? profile_parse(ev->name, &tick) : 0;
+	if (ns && ns != UINT64_MAX) {
+		/* pmctrace recorded it: the probe keeps the name the script used */
+		struct prov_probe *p = profile_make(r, ev->name, ns, tick);
+		if (!p)
+			return prov_errf(r, "out of memory");
+		return prov_claim_own(r, evidx, &prov_profile_ops, p->pp_info.dp_id);
+	}
 	if (ev->attr.freq) {
 		snprintf(name, sizeof(name), "profile-%llu", (unsigned long long)ev->attr.sample_freq);
 		ns = ev->attr.sample_freq ? 1000000000ull / ev->attr.sample_freq : 0;
