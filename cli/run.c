@@ -382,6 +382,17 @@ cli_report_drops(struct cli_ctx *cx)
 			d_report_drops(cx->dh, cpus[i], drops[i]);
 }
 
+/* Throttling is not a loss: once, at the end, as perf report --stats. */
+static void
+cli_report_throttled(struct cli_ctx *cx)
+{
+	uint64_t n = smp_throttled(cx->smp);
+	if (n)
+		fprintf(stderr, "%s: sampling was throttled %llu time%s (the kernel slowed "
+		    "events that fired faster than kernel.perf_event_max_sample_rate)\n",
+		    cx->opts->progname, (unsigned long long)n, n == 1 ? "" : "s");
+}
+
 /* Has the -c child or the -p process gone?  DTrace then says so, in
  * its words, and ends. */
 static void
@@ -449,7 +460,8 @@ cli_loop(struct cli_ctx *cx)
 		}
 		if (cx->replay && smp_at_eof(cx->smp))
 			break;
-		cli_report_drops(cx);
+		if (!cx->replay)	/* a replay's drops are one summary, at the end */
+			cli_report_drops(cx);
 		d_tick(cx->dh, cli_now());
 		/* as dtrace(1): what was traced reaches a file or pipe promptly */
 		fflush(cx->out);
@@ -468,6 +480,7 @@ cli_loop(struct cli_ctx *cx)
 	if (!cx->done)
 		smp_flush(cx->smp, cli_on_record, cx);
 	cli_report_drops(cx);
+	cli_report_throttled(cx);
 }
 
 static void

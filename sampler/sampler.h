@@ -163,8 +163,11 @@ int smp_poll(struct smp_session *s, int timeout_ms, smp_record_cb cb, void *arg)
 int smp_flush(struct smp_session *s, smp_record_cb cb, void *arg);
 int smp_at_eof(const struct smp_session *s);
 
-/* Drops per CPU since the last call (lost records + throttles + full rings). */
+/* Drops per CPU since the last call (lost records and full rings). */
 int smp_drops(struct smp_session *s, uint32_t *cpu, uint64_t *ndrops, int max);
+/* THROTTLE records so far: times the kernel slowed an event's sampling
+ * (kernel.perf_event_max_sample_rate); no record was lost. */
+uint64_t smp_throttled(const struct smp_session *s);
 
 int smp_record_to(struct smp_session *s, const char *path);	/* before smp_start */
 

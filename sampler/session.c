@@ -268,7 +268,9 @@ smp_drops(struct smp_session *s, uint32_t *cpu, uint64_t *ndrops, int max)
 	return n;
 }
 
-/* Lost and throttled records say how much the kernel could not give us. */
+/* Lost records say how many records the kernel could not give us.  A
+ * THROTTLE record is not a loss: the kernel lowered an event's rate for
+ * a while (perf_event_max_sample_rate), so it is counted apart. */
 static void
 smp_account(struct smp_session *s, int slot, const struct perf_event_header *h)
 {
@@ -279,9 +281,15 @@ smp_account(struct smp_session *s, int slot, const struct perf_event_header *h)
 	else if (h->type == PERF_RECORD_LOST_SAMPLES && h->size >= sizeof(*h) + 8)
 		memcpy(&n, body, 8);
 	else if (h->type == PERF_RECORD_THROTTLE)
-		n = 1;
+		s->throttled++;
 	if (n)
 		smp_count_drop(s, slot, n);
+}
+
+uint64_t
+smp_throttled(const struct smp_session *s)
+{
+	return s ? s->throttled : 0;
 }
 
 /* ---- queueing and delivery ---- */

@@ -71,6 +71,7 @@ struct smp_session {
 	int collected;			/* bufpolicy=ring: rings read at the end */
 	struct rb_merge merge;
 	uint64_t round_max;		/* newest time seen when the last round ended */
+	uint64_t throttled;		/* THROTTLE records seen */
 	struct smp_delta delta;
 	struct smp_read rd;		/* decode scratch */
 	struct smp_file *f;

@@ -32,8 +32,12 @@ expect_grep '^cpu-clock 1000000 4734$' out
 # pmc:::* counts each sample once (perf: 207 + 0 + 4734), whatever names match it
 expect_grep '^all 4941$' out
 expect_grep '^both 207$' out
-# The LOST records in the file are reported, not hidden.
-expect_grep 'drops on CPU' err
+# The file holds 27 THROTTLE records and no LOST record (perf report
+# --stats): throttling is said once, and is not a drop.
+expect_eq "throttling, once" "pmctrace: sampling was throttled 27 times (the kernel slowed events that fired faster than kernel.perf_event_max_sample_rate)" "$(cat err)"
+# LOST_SAMPLES records are drops: 2 samples lost on CPU 0 (perf script -D), one line.
+"$PMCTRACE" -E "$FIXTURES/quipper/perf.data.lost_samples-4.4" -qn 'pmc:::cycles* { @ = count(); }' >out 2>err
+expect_eq "drops, once" "pmctrace: 2 drops on CPU 0" "$(cat err)"
 # sched_switch recorded with perf record -e sched:sched_switch -a
 f=$FIXTURES/local/sched_switch-a.data
 "$PMCTRACE" -E "$f" -qn 'sched:::off-cpu { @ = count(); } END { printa("off %@d\n", @); }' >out 2>err; rc=$?
