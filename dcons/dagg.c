@@ -1337,3 +1337,42 @@ dagg_drops(const dagg_set_t *set)
 {
 	return set ? set->as_total_drops : 0;
 }
+
+/* ---- stddev ---------------------------------------------------------------- */
+
+static uint64_t
+isqrt128(unsigned __int128 x)
+{
+	unsigned __int128 r = 0, bit = (unsigned __int128)1 << 126;
+
+	while (bit > x)
+		bit >>= 2;
+	while (bit != 0) {
+		if (x >= r + bit) {
+			x -= r + bit;
+			r = (r >> 1) + bit;
+		} else {
+			r >>= 1;
+		}
+		bit >>= 2;
+	}
+	return (uint64_t)r;
+}
+
+/* sqrt(avg(x^2) - avg(x)^2), in integers, normalized as DTrace does. */
+uint64_t
+dagg_stddev(const int64_t *v, uint64_t normal)
+{
+	unsigned __int128 sq, sqavg;
+	int64_t avg;
+
+	if (v[0] == 0 || normal == 0)
+		return 0;
+	sq = ((unsigned __int128)(uint64_t)v[3] << 64) | (uint64_t)v[2];
+	sq = sq / normal / normal / (uint64_t)v[0];
+	avg = v[1] / (int64_t)normal / v[0];
+	if (avg < 0)
+		avg = -avg;
+	sqavg = (unsigned __int128)(uint64_t)avg * (uint64_t)avg;
+	return isqrt128(sq - sqavg);
+}

@@ -1,8 +1,8 @@
 /*
  * dcons.h — the D consumer: what the language engine (dcore/) hands its
  * results to.  Aggregations (dagg.h), value and printf formatting
- * (dfmt.h), output writers (dout.h) and the -x key=value option specs
- * (dspec.h) live in dcons/, one floor below the language: nothing here
+ * (dfmt.h), output writers (dout.h) and speculation buffers (dspec.h)
+ * live in dcons/, one floor below the language: nothing here
  * knows D's syntax, types or bytecode, and no file in dcons/ includes a
  * dcore/ header.  Values arrive already encoded (dfmt.h, "Value
  * encoding"); addresses are turned into text only while printing, through

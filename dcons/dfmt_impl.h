@@ -1,6 +1,6 @@
 /*
- * dfmt_impl.h — internals shared by dfmt.c, dfmt_conv.c and the aggregation
- * printer (dagg_print.c).  Not part of the public contract.
+ * dfmt_impl.h — internals shared by dfmt.c, dfmt_conv.c, dfmt_val.c and the
+ * aggregation printer (dagg_print.c).  Not part of the public contract.
  *
  * A parsed format is a list of pieces: literal text followed by at most one
  * conversion.  Each conversion knows which argument it consumes (an index
