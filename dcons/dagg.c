@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "dcons/dagg_impl.h"
+#include "util/hash.h"
 
 /* ---- aggregating functions ------------------------------------------------- */
 
@@ -635,17 +636,6 @@ ent_free(struct dagg *a, struct dagg_ent *e)
 
 /* ---- hashing ------------------------------------------------------------------ */
 
-static inline uint64_t
-mix64(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	x *= 0xc4ceb9fe1a85ec53ULL;
-	x ^= x >> 33;
-	return x;
-}
-
 /* Four independent lanes, so long keys (stacks) hash at memory speed
  * rather than at one multiply latency per word. */
 static inline uint64_t
@@ -670,8 +660,8 @@ hash_bytes(const unsigned char *p, uint32_t len, uint64_t seed)
 	}
 	w = 0;
 	memcpy(&w, p, len);
-	return mix64(h[0] ^ w) ^ mix64(h[1]) ^ (mix64(h[2]) >> 1) ^
-	    (mix64(h[3]) << 1);
+	return hash_mix64(h[0] ^ w) ^ hash_mix64(h[1]) ^
+	    (hash_mix64(h[2]) >> 1) ^ (hash_mix64(h[3]) << 1);
 }
 
 /* A string element is zero-filled after its NUL: hash only the words up
@@ -700,7 +690,7 @@ hash_key(const struct dagg *a, const void *key)
 
 	if (a->ag_keysize == 8) {
 		memcpy(&w, p, 8);
-		return mix64(w ^ h);
+		return hash_mix64(w ^ h);
 	}
 	if (!a->ag_hasstr)
 		return hash_bytes(p, a->ag_keysize, h);
@@ -712,7 +702,7 @@ hash_key(const struct dagg *a, const void *key)
 		else
 			h = hash_bytes(p + a->ag_koff[k], vd->dv_size, h);
 	}
-	return mix64(h);
+	return hash_mix64(h);
 }
 
 static inline int
@@ -945,24 +935,14 @@ cmpld(long double l, long double r)
 	return l < r ? -1 : l > r;
 }
 
-static int64_t
-qbucketval(int i)
-{
-	if (i < DAGG_QZERO)
-		return -(int64_t)(1ULL << (DAGG_QZERO - 1 - i));
-	if (i == DAGG_QZERO)
-		return 0;
-	return (int64_t)(1ULL << (i - DAGG_QZERO - 1));
-}
-
 static int
 quantize_cmp(const int64_t *l, const int64_t *r)
 {
 	long double lt = 0, rt = 0;
 
 	for (int i = 0; i < DAGG_QNBUCKETS; i++) {
-		lt += (long double)qbucketval(i) * (long double)l[i];
-		rt += (long double)qbucketval(i) * (long double)r[i];
+		lt += (long double)dagg_qbucketval(i) * (long double)l[i];
+		rt += (long double)dagg_qbucketval(i) * (long double)r[i];
 	}
 	if (lt != rt)
 		return cmpld(lt, rt);
@@ -1134,7 +1114,7 @@ val_proxy(const struct dagg *a, const int64_t *v, long double *pri,
 		long double t = 0;
 
 		for (int i = 0; i < DAGG_QNBUCKETS; i++)
-			t += (long double)qbucketval(i) * (long double)v[i];
+			t += (long double)dagg_qbucketval(i) * (long double)v[i];
 		*pri = t;
 		*sec = v[DAGG_QZERO];
 		return;

@@ -114,6 +114,15 @@ void dagg_sort(const struct dagg *a, struct dagg_vec *vec,
     const struct dagg_sortopts *so);
 
 /* Value words for the printer. */
+static inline int64_t
+dagg_qbucketval(int i)	/* the value of quantize() bucket i */
+{
+	if (i < DAGG_QZERO)
+		return -(int64_t)(1ULL << (DAGG_QZERO - 1 - i));
+	if (i == DAGG_QZERO)
+		return 0;
+	return (int64_t)(1ULL << (i - DAGG_QZERO - 1));
+}
 uint64_t dagg_stddev(const int64_t *v, uint64_t normal);
 int dagg_llq_nbuckets(const struct dagg_params *p);
 /* A temporary aggregation with no budget, for print-time merging of

@@ -123,16 +123,6 @@ hist_totals(const int64_t *v, int lo, int hi, int zoom, struct hist *h)
 	}
 }
 
-static int64_t
-qbucketval(int i)
-{
-	if (i < DAGG_QZERO)
-		return -(int64_t)(1ULL << (DAGG_QZERO - 1 - i));
-	if (i == DAGG_QZERO)
-		return 0;
-	return (int64_t)(1ULL << (i - DAGG_QZERO - 1));
-}
-
 /* quantize's trim differs from the others in one corner: data only in
  * the last bucket counts as no data (as in dt_print_quantize). */
 static int
@@ -158,7 +148,7 @@ print_quantize(FILE *fp, const int64_t *v, uint64_t normal, int zoom)
 	hist_totals(v, lo, hi, zoom, &h);
 	DFMT_CHK(hist_header(fp));
 	for (int i = lo; i <= hi; i++) {
-		DFMT_CHK(fprintf(fp, "%16lld ", (long long)qbucketval(i)));
+		DFMT_CHK(fprintf(fp, "%16lld ", (long long)dagg_qbucketval(i)));
 		DFMT_CHK(quantline(fp, v[i], normal, h.total, h.pos, h.neg));
 	}
 	return 0;
@@ -938,13 +928,13 @@ static void
 qbucket_range(int i, int64_t *lo, int64_t *hi)
 {
 	if (i < DAGG_QZERO) {
-		*lo = i == 0 ? INT64_MIN : qbucketval(i - 1) + 1;
-		*hi = qbucketval(i);
+		*lo = i == 0 ? INT64_MIN : dagg_qbucketval(i - 1) + 1;
+		*hi = dagg_qbucketval(i);
 	} else if (i == DAGG_QZERO) {
 		*lo = *hi = 0;
 	} else {
-		*lo = qbucketval(i);
-		*hi = i == DAGG_QNBUCKETS - 1 ? INT64_MAX : qbucketval(i + 1) - 1;
+		*lo = dagg_qbucketval(i);
+		*hi = i == DAGG_QNBUCKETS - 1 ? INT64_MAX : dagg_qbucketval(i + 1) - 1;
 	}
 }
 

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "dcore/d_impl.h"
+#include "util/hash.h"
 
 struct d_dvar {
 	struct d_dvar *dv_next;
@@ -35,17 +36,6 @@ struct d_dvarena {
 	struct d_dvar *da_free[DV_NCLASS];
 };
 
-static inline uint64_t
-d_mix64(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	x *= 0xc4ceb9fe1a85ec53ULL;
-	x ^= x >> 33;
-	return x;
-}
-
 static uint64_t
 d_dv_hash(int var, const void *key, uint32_t klen)
 {
@@ -62,7 +52,7 @@ d_dv_hash(int var, const void *key, uint32_t klen)
 			h *= 0x100000001b3ULL;
 		}
 	}
-	return d_mix64(h ^ ((uint64_t)(uint32_t)var << 40) ^ klen);
+	return hash_mix64(h ^ ((uint64_t)(uint32_t)var << 40) ^ klen);
 }
 
 int

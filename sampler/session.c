@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/hash.h"
+
 int
 smp_err(struct smp_session *s, int err, const char *fmt, ...)
 {
@@ -67,10 +69,7 @@ smp_session_new(int live)
 static size_t
 smp_hash(uint64_t k, size_t cap)
 {
-	k ^= k >> 33;
-	k *= 0xff51afd7ed558ccdULL;
-	k ^= k >> 33;
-	return (size_t)k & (cap - 1);
+	return (size_t)hash_mix64(k) & (cap - 1);
 }
 
 static int
