@@ -6,7 +6,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "providers/prov_impl.h"
+#include "providers/prov_kit.h"
 #include "symbolizer/symbolizer.h"
 
 /* perf's callchain carries PERF_CONTEXT_* markers (huge unsigned values)
@@ -75,12 +75,6 @@ prov_firing_from_sample(struct prov_registry *r, const struct smp_record *rec,
 		f->df_uregs_ip = rec->ip;
 }
 
-struct prov_interval *
-prov_interval_slot(struct prov_interval *tab, uint32_t cpu)
-{
-	return cpu < PROV_MAX_CPUS ? &tab[cpu] : NULL;
-}
-
 void
 prov_firing_ustack(struct d_firing *f, const struct smp_record *rec, uint64_t regs_mask)
 {
@@ -103,4 +97,27 @@ prov_wants_ustack(const struct prov_registry *r)
 {
 	int bits = prov_cfg(r)->want_callchains;
 	return (bits & 4) || bits == 1;
+}
+
+void
+prov_sample_spec(struct prov_registry *r, struct smp_event_spec *sp,
+    const struct perf_event_attr *base, uint64_t extra_sample, const char *name,
+    const struct prov_ops *ops, uint64_t cookie)
+{
+	memset(sp, 0, sizeof(*sp));
+	if (base)
+		sp->attr = *base;
+	sp->attr.size = sizeof(sp->attr);
+	sp->attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+	    PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER | extra_sample |
+	    ((prov_cfg(r)->want_callchains & 3) ? PERF_SAMPLE_CALLCHAIN : 0);
+	sp->attr.sample_id_all = 1;
+	sp->attr.use_clockid = 1;
+	sp->attr.clockid = 1;	/* CLOCK_MONOTONIC, as timestamp in BEGIN */
+	sp->attr.disabled = 1;
+	sp->scope = SMP_EACH_CPU;
+	sp->group_leader = -1;
+	sp->name = name;
+	sp->owner = (void *)ops;
+	sp->cookie = cookie;
 }

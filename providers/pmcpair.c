@@ -1,6 +1,7 @@
 /*
  * pmcpair.c — counters read at an entry and at the matching exit
- * (isr::pmc:isr-<counter>, dpc::pmc:dpc-<counter>).
+ * (isr::pmc:isr-<counter>, dpc::pmc:dpc-<counter>), and the entry/exit
+ * pairing of isr and dpc that fires them.
  *
  * The entry tracepoint leads a group, the exit tracepoint samples as a
  * member and the counters are silent members, so both the entry and the
@@ -11,8 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pmu/pmu.h"
-#include "providers/prov_impl.h"
+#include "providers/pmcpair.h"
 
 /* The counter name stands for, or an error (set) when it does not resolve
  * or needs a hardware PMU this machine lacks. */
@@ -136,4 +136,93 @@ prov_pmcpair_exit(struct prov_pmcpair *pp, const struct smp_record *rec,
 	for (int i = 0; i < pp->ncounters; i++)
 		delta[i] = val[i] - pp->entry[rec->cpu][i];
 	pp->seen[rec->cpu] = 0;
+}
+
+void
+prov_pair_reset(struct prov_pair *pp)
+{
+	pp->probe = 0;
+	pp->npmcfire = 0;
+}
+
+void
+prov_pair_plan(struct prov_pair *pp, uint32_t id, uint64_t counter1)
+{
+	if (!counter1)
+		pp->probe = id;
+	else if (pp->npmcfire < 16) {
+		pp->pmcfire[pp->npmcfire].id = id;
+		pp->pmcfire[pp->npmcfire++].counter = (int)counter1 - 1;
+	}
+}
+
+int
+prov_pair_enable(struct prov_registry *r, struct smp_session *s, struct prov_pair *pp,
+    const struct prov_ops *ops, uint64_t entry_cookie, uint64_t exit_cookie)
+{
+	if (pp->npmcfire)
+		return prov_pmcpair_enable(r, s, &pp->pmc, ops, &pp->entry, &pp->exit,
+		    entry_cookie, exit_cookie);
+	if (prov_tp_add(r, s, ops, &pp->entry, entry_cookie, -1, 0) < 0 ||
+	    prov_tp_add(r, s, ops, &pp->exit, exit_cookie, -1, 0) < 0)
+		return -1;
+	return 0;
+}
+
+struct prov_interval *
+prov_pair_entry(struct prov_pair *pp, const struct smp_record *rec, uint64_t id)
+{
+	if (rec->cpu >= PROV_MAX_CPUS)
+		return NULL;
+	struct prov_interval *iv = &pp->open[rec->cpu];
+	if (pp->npmcfire)
+		prov_pmcpair_entry(&pp->pmc, rec);
+	iv->pi_start = rec->time;
+	iv->pi_id = id;
+	iv->pi_active = 1;
+	return iv;
+}
+
+struct prov_interval *
+prov_pair_exit(struct prov_pair *pp, const struct smp_record *rec, uint64_t id)
+{
+	if (rec->cpu >= PROV_MAX_CPUS)
+		return NULL;
+	struct prov_interval *iv = &pp->open[rec->cpu];
+	if (!iv->pi_active || iv->pi_id != id)
+		return NULL;
+	iv->pi_active = 0;
+	return iv;
+}
+
+static int
+prov_pair_fire_pmc(struct prov_pair *pp, const struct smp_record *rec, struct d_firing *f,
+    prov_fire_fn fire, void *arg)
+{
+	uint64_t val[PROV_PAIR_MAX], delta[PROV_PAIR_MAX];
+	prov_pmcpair_exit(&pp->pmc, rec, val, delta);
+	f->df_args[6] = f->df_args[4];
+	f->df_nargs = 7;
+	for (int i = 0; i < pp->npmcfire; i++) {
+		f->df_probe = pp->pmcfire[i].id;
+		f->df_args[4] = val[pp->pmcfire[i].counter];
+		f->df_args[5] = delta[pp->pmcfire[i].counter];
+		int rc = fire(arg, f);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+int
+prov_pair_fire(struct prov_pair *pp, const struct smp_record *rec, struct d_firing *f,
+    prov_fire_fn fire, void *arg)
+{
+	if (pp->probe) {
+		f->df_probe = pp->probe;
+		int rc = fire(arg, f);
+		if (rc)
+			return rc;
+	}
+	return pp->npmcfire ? prov_pair_fire_pmc(pp, rec, f, fire, arg) : 0;
 }

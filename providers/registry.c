@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "providers/prov_impl.h"
+#include "providers/prov_kit.h"
 #include "providers/vclock.h"
 
 static const struct prov_ops *const prov_table[] = {
@@ -84,12 +84,29 @@ prov_state(struct prov_registry *r, const struct prov_ops *ops)
 	return i < 0 ? NULL : r->state[i];
 }
 
-void
-prov_set_state(struct prov_registry *r, const struct prov_ops *ops, void *st)
+void *
+prov_state_get(struct prov_registry *r, const struct prov_ops *ops, size_t size)
 {
 	int i = prov_index(ops);
-	if (i >= 0)
-		r->state[i] = st;
+	if (i < 0)
+		return NULL;
+	if (!r->state[i] && !(r->state[i] = calloc(1, size)))
+		prov_errf(r, "out of memory");
+	return r->state[i];
+}
+
+void *
+prov_state_grow(struct prov_registry *r, const struct prov_ops *ops, size_t old, size_t size)
+{
+	int i = prov_index(ops);
+	char *n = i < 0 ? NULL : realloc(r->state[i], size);
+	if (!n) {
+		prov_errf(r, "out of memory");
+		return NULL;
+	}
+	if (size > old)
+		memset(n + old, 0, size - old);
+	return r->state[i] = n;
 }
 
 int
@@ -219,6 +236,16 @@ prov_set_args(struct prov_probe *p, int nargs, const char *const *types)
 	}
 }
 
+struct prov_probe *
+prov_next(struct prov_registry *r, const struct prov_ops *ops, const struct prov_probe *p,
+    int enabled)
+{
+	for (uint32_t id = p ? p->pp_info.dp_id + 1 : 1; id < r->nprobes; id++)
+		if (r->probes[id]->pp_ops == ops && (!enabled || prov_is_enabled(r, id)))
+			return r->probes[id];
+	return NULL;
+}
+
 int
 prov_has_glob(const char *s)
 {
@@ -240,6 +267,28 @@ prov_desc_match(const struct d_probe_desc *pd, const struct d_probe_info *pi)
 	    prov_field_match(pd->dpd_mod, pi->dp_mod) &&
 	    prov_field_match(pd->dpd_func, pi->dp_func) &&
 	    prov_field_match(pd->dpd_name, pi->dp_name);
+}
+
+int
+prov_emit_one(struct prov_probe *p, const struct d_probe_desc *pd, d_probe_cb cb, void *arg)
+{
+	if (!prov_desc_match(pd, &p->pp_info))
+		return 0;
+	return cb && cb(arg, &p->pp_info) < 0 ? -1 : 1;
+}
+
+int
+prov_emit_matching(struct prov_registry *r, const struct prov_ops *ops,
+    const struct d_probe_desc *pd, d_probe_cb cb, void *arg)
+{
+	int n = 0;
+	for (struct prov_probe *p = NULL; (p = prov_next(r, ops, p, 0)); ) {
+		int rc = prov_emit_one(p, pd, cb, arg);
+		if (rc < 0)
+			return -1;
+		n += rc;
+	}
+	return n;
 }
 
 /* A description's provider names ops: by glob, or as the provider's name

@@ -1,12 +1,12 @@
 /*
  * tpbacked.c — the plumbing every tracepoint-backed provider (io, tcp,
  * udp, sysinfo, vminfo) shares, driven by its struct prov_tpb table: the
- * contract is beside the table in prov_impl.h.
+ * contract is beside the table in tpbacked.h.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "providers/prov_impl.h"
+#include "providers/tpbacked.h"
 
 /* Make every probe of the table (prov_add finds those made before) and
  * hand the ones pd matches to cb; returns how many matched. */
@@ -14,7 +14,6 @@ static int
 prov_tpb_emit(const struct prov_tpb *tb, struct prov_registry *r,
     const struct d_probe_desc *pd, d_probe_cb cb, void *arg)
 {
-	int n = 0;
 	for (int k = 0; k < tb->tb_nprobes; k++) {
 		struct prov_probe *p = prov_add(r, tb->tb_ops, "", "", tb->tb_probes[k]);
 		if (!p)
@@ -23,32 +22,16 @@ prov_tpb_emit(const struct prov_tpb *tb, struct prov_registry *r,
 		prov_set_args(p, tb->tb_nargs, tb->tb_argtypes);
 		if (tb->tb_decls)
 			p->pp_info.dp_decls = tb->tb_decls;
-		if (!prov_desc_match(pd, &p->pp_info))
-			continue;
-		if (cb && cb(arg, &p->pp_info) < 0)
-			return -1;
-		n++;
 	}
-	return n;
+	return prov_emit_matching(r, tb->tb_ops, pd, cb, arg);
 }
 
 /* The state exists once the provider is named by a script or a file. */
-static struct prov_tpb_state *
-prov_tpb_state_get(const struct prov_tpb *tb, struct prov_registry *r)
-{
-	struct prov_tpb_state *st = prov_state(r, tb->tb_ops);
-	if (!st && (st = calloc(1, tb->tb_state_size)))
-		prov_set_state(r, tb->tb_ops, st);
-	if (!st)
-		prov_errf(r, "out of memory");
-	return st;
-}
-
 int
 prov_tpb_match(const struct prov_tpb *tb, struct prov_registry *r,
     const struct d_probe_desc *pd, d_probe_cb cb, void *arg)
 {
-	return prov_tpb_state_get(tb, r) ? prov_tpb_emit(tb, r, pd, cb, arg) : -1;
+	return prov_state_get(r, tb->tb_ops, tb->tb_state_size) ? prov_tpb_emit(tb, r, pd, cb, arg) : -1;
 }
 
 /* A replay lists the provider only when the file recorded its events. */
@@ -65,11 +48,8 @@ prov_tpb_list(const struct prov_tpb *tb, struct prov_registry *r,
 static void
 prov_tpb_plan(const struct prov_tpb *tb, struct prov_registry *r, struct prov_tpb_state *st)
 {
-	for (uint32_t id = 1; id < prov_nprobes(r); id++) {
-		struct prov_probe *p = prov_by_id(r, id);
-		if (p->pp_ops == tb->tb_ops && prov_is_enabled(r, id))
-			st->tbs_probe[p->pp_param[0]] = id;
-	}
+	for (struct prov_probe *p = NULL; (p = prov_next(r, tb->tb_ops, p, 1)); )
+		st->tbs_probe[p->pp_param[0]] = p->pp_info.dp_id;
 	st->tbs_planned = 1;
 }
 
@@ -139,7 +119,7 @@ prov_tpb_claim(const struct prov_tpb *tb, struct prov_registry *r, struct smp_se
 	int e = prov_tpb_recorded(tb, smp_event(s, evidx));
 	if (e < 0)
 		return 0;
-	struct prov_tpb_state *st = prov_tpb_state_get(tb, r);
+	struct prov_tpb_state *st = prov_state_get(r, tb->tb_ops, tb->tb_state_size);
 	if (!st)
 		return -1;
 	const struct prov_tpb_event *ev = e < tb->tb_nevents ? &tb->tb_events[e] : NULL;

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "providers/prov_impl.h"
+#include "providers/pmcpair.h"
 
 enum dpc_kind { DK_DPC, DK_THREAD, DK_TIMER, DK_N };
 
@@ -37,13 +37,8 @@ static const char *const dpc_vec_names[] = {
 };
 
 struct dpc_kind_state {
-	struct prov_tp entry, exit;
+	struct prov_pair pair;
 	const struct prov_tp_field *e_id, *e_fn, *x_id;
-	uint32_t probe;			/* the plain probe if enabled */
-	struct prov_interval open[PROV_MAX_CPUS];
-	struct prov_pmcpair pmc;
-	struct { uint32_t id; int counter; } pmcfire[16];
-	int npmcfire;
 };
 
 struct dpc_state {
@@ -58,15 +53,6 @@ static const char *const dpc_args_fn[] = { "uint64_t", "uintptr_t", "int", "uint
 /* pp_param: [0] kind, [1] counter index + 1 for the ::pmc: probes */
 enum { DP_KIND, DP_COUNTER };
 
-static struct dpc_state *
-dpc_state_get(struct prov_registry *r)
-{
-	struct dpc_state *st = prov_state(r, &prov_dpc_ops);
-	if (!st && (st = calloc(1, sizeof(*st))))
-		prov_set_state(r, &prov_dpc_ops, st);
-	return st;
-}
-
 /* The three static probes and every dpc::pmc: probe made so far. */
 static int
 dpc_emit(struct prov_registry *r, const struct d_probe_desc *pd, d_probe_cb cb, void *arg)
@@ -78,16 +64,7 @@ dpc_emit(struct prov_registry *r, const struct d_probe_desc *pd, d_probe_cb cb, 
 		p->pp_param[DP_KIND] = (uint64_t)k;
 		prov_set_args(p, 5, k == DK_DPC ? dpc_args_vec : dpc_args_fn);
 	}
-	int n = 0;
-	for (uint32_t id = 1; id < prov_nprobes(r); id++) {
-		struct prov_probe *p = prov_by_id(r, id);
-		if (p->pp_ops != &prov_dpc_ops || !prov_desc_match(pd, &p->pp_info))
-			continue;
-		if (cb && cb(arg, &p->pp_info) < 0)
-			return -1;
-		n++;
-	}
-	return n;
+	return prov_emit_matching(r, &prov_dpc_ops, pd, cb, arg);
 }
 
 /* dpc::pmc:<probe>-<counter>, made on demand. */
@@ -102,10 +79,10 @@ dpc_match(struct prov_registry *r, const struct d_probe_desc *pd, d_probe_cb cb,
 		size_t len = strlen(dpc_sources[k].probe);
 		if (strncmp(name, dpc_sources[k].probe, len) || name[len] != '-')
 			continue;
-		struct dpc_state *st = dpc_state_get(r);
+		struct dpc_state *st = prov_state_get(r, &prov_dpc_ops, sizeof(*st));
 		if (!st)
-			return prov_errf(r, "out of memory");
-		int idx = prov_pmcpair_add_counter(r, &st->k[k].pmc, name + len + 1);
+			return -1;
+		int idx = prov_pmcpair_add_counter(r, &st->k[k].pair.pmc, name + len + 1);
 		if (idx < 0 || prov_note_group_counter(r, name + len + 1) < 0)
 			return -1;
 		struct prov_probe *p = prov_add(r, &prov_dpc_ops, "", "pmc", name);
@@ -122,14 +99,14 @@ dpc_match(struct prov_registry *r, const struct d_probe_desc *pd, d_probe_cb cb,
 static int
 dpc_load(struct prov_registry *r, struct dpc_kind_state *ks, const struct dpc_source *src)
 {
-	if (ks->entry.id)
+	if (ks->pair.entry.id)
 		return 0;
-	if (prov_tp_load(r, src->system, src->entry, &ks->entry) < 0 ||
-	    prov_tp_load(r, src->system, src->exit, &ks->exit) < 0)
+	if (prov_tp_load(r, src->system, src->entry, &ks->pair.entry) < 0 ||
+	    prov_tp_load(r, src->system, src->exit, &ks->pair.exit) < 0)
 		return -1;
-	ks->e_id = prov_tp_field(&ks->entry, src->id_field);
-	ks->e_fn = src->fn_field ? prov_tp_field(&ks->entry, src->fn_field) : NULL;
-	ks->x_id = prov_tp_field(&ks->exit, src->id_field);
+	ks->e_id = prov_tp_field(&ks->pair.entry, src->id_field);
+	ks->e_fn = src->fn_field ? prov_tp_field(&ks->pair.entry, src->fn_field) : NULL;
+	ks->x_id = prov_tp_field(&ks->pair.exit, src->id_field);
 	return 0;
 }
 
@@ -137,46 +114,28 @@ dpc_load(struct prov_registry *r, struct dpc_kind_state *ks, const struct dpc_so
 static void
 dpc_plan(struct prov_registry *r, struct dpc_state *st)
 {
-	for (int k = 0; k < DK_N; k++) {
-		st->k[k].probe = 0;
-		st->k[k].npmcfire = 0;
-	}
-	for (uint32_t id = 1; id < prov_nprobes(r); id++) {
-		struct prov_probe *p = prov_by_id(r, id);
-		if (p->pp_ops != &prov_dpc_ops || !prov_is_enabled(r, id))
-			continue;
-		struct dpc_kind_state *ks = &st->k[p->pp_param[DP_KIND]];
-		if (!p->pp_param[DP_COUNTER])
-			ks->probe = id;
-		else if (ks->npmcfire < 16) {
-			ks->pmcfire[ks->npmcfire].id = id;
-			ks->pmcfire[ks->npmcfire++].counter = (int)p->pp_param[DP_COUNTER] - 1;
-		}
-	}
+	for (int k = 0; k < DK_N; k++)
+		prov_pair_reset(&st->k[k].pair);
+	for (struct prov_probe *p = NULL; (p = prov_next(r, &prov_dpc_ops, p, 1)); )
+		prov_pair_plan(&st->k[p->pp_param[DP_KIND]].pair, p->pp_info.dp_id,
+		    p->pp_param[DP_COUNTER]);
 }
 
 static int
 dpc_enable(struct prov_registry *r, struct smp_session *s)
 {
-	struct dpc_state *st = dpc_state_get(r);
+	struct dpc_state *st = prov_state_get(r, &prov_dpc_ops, sizeof(*st));
 	if (!st)
-		return prov_errf(r, "out of memory");
+		return -1;
 	dpc_plan(r, st);
 	for (int k = 0; k < DK_N; k++) {
 		struct dpc_kind_state *ks = &st->k[k];
 		uint64_t cookie = (uint64_t)k * 2;
-		if (!ks->probe && !ks->npmcfire)
+		if (!ks->pair.probe && !ks->pair.npmcfire)
 			continue;
-		if (dpc_load(r, ks, &dpc_sources[k]) < 0)
+		if (dpc_load(r, ks, &dpc_sources[k]) < 0 ||
+		    prov_pair_enable(r, s, &ks->pair, &prov_dpc_ops, cookie, cookie + 1) < 0)
 			return -1;
-		if (ks->npmcfire) {
-			if (prov_pmcpair_enable(r, s, &ks->pmc, &prov_dpc_ops, &ks->entry, &ks->exit,
-			    cookie, cookie + 1) < 0)
-				return -1;
-		} else if (prov_tp_add(r, s, &prov_dpc_ops, &ks->entry, cookie, -1, 0) < 0 ||
-		    prov_tp_add(r, s, &prov_dpc_ops, &ks->exit, cookie + 1, -1, 0) < 0) {
-			return -1;
-		}
 	}
 	return 0;
 }
@@ -194,7 +153,7 @@ dpc_claim(struct prov_registry *r, struct smp_session *s, int evidx)
 		snprintf(ex, sizeof(ex), "%s:%s", src->system, src->exit);
 		if (strcmp(ev->name, en) && strcmp(ev->name, ex))
 			continue;
-		struct dpc_state *st = dpc_state_get(r);
+		struct dpc_state *st = prov_state_get(r, &prov_dpc_ops, sizeof(*st));
 		if (!st || dpc_load(r, &st->k[k], src) < 0 ||
 		    dpc_emit(r, &(struct d_probe_desc){ 0 }, NULL, NULL) < 0)
 			return -1;
@@ -204,28 +163,10 @@ dpc_claim(struct prov_registry *r, struct smp_session *s, int evidx)
 	return 0;
 }
 
-static int
-dpc_fire_pmc(struct dpc_kind_state *ks, const struct smp_record *rec, struct d_firing *f,
-    prov_fire_fn fire, void *arg)
-{
-	uint64_t val[PROV_PAIR_MAX], delta[PROV_PAIR_MAX];
-	prov_pmcpair_exit(&ks->pmc, rec, val, delta);
-	f->df_args[6] = f->df_args[4];
-	f->df_nargs = 7;
-	for (int i = 0; i < ks->npmcfire; i++) {
-		f->df_probe = ks->pmcfire[i].id;
-		f->df_args[4] = val[ks->pmcfire[i].counter];
-		f->df_args[5] = delta[ks->pmcfire[i].counter];
-		int rc = fire(arg, f);
-		if (rc)
-			return rc;
-	}
-	return 0;
-}
-
+/* At an exit whose entry was seen on the CPU (interval iv). */
 static int
 dpc_fire(struct prov_registry *r, struct dpc_kind_state *ks, int kind,
-    struct prov_interval *iv, const struct smp_record *rec, prov_fire_fn fire, void *arg)
+    const struct prov_interval *iv, const struct smp_record *rec, prov_fire_fn fire, void *arg)
 {
 	uint64_t kbuf[128], ubuf[128];
 	struct d_firing f;
@@ -238,13 +179,7 @@ dpc_fire(struct prov_registry *r, struct dpc_kind_state *ks, int kind,
 	f.df_args[3] = iv->pi_id;
 	f.df_args[4] = rec->time - iv->pi_start;
 	f.df_nargs = 5;
-	if (ks->probe) {
-		f.df_probe = ks->probe;
-		int rc = fire(arg, &f);
-		if (rc)
-			return rc;
-	}
-	return ks->npmcfire ? dpc_fire_pmc(ks, rec, &f, fire, arg) : 0;
+	return prov_pair_fire(&ks->pair, rec, &f, fire, arg);
 }
 
 static int
@@ -256,25 +191,19 @@ dpc_decode(struct prov_registry *r, const struct smp_record *rec, uint64_t cooki
 	if (!st || kind >= DK_N || rec->type != PERF_RECORD_SAMPLE || !rec->raw)
 		return 0;
 	struct dpc_kind_state *ks = &st->k[kind];
-	struct prov_interval *iv = prov_interval_slot(ks->open, rec->cpu);
-	if (!iv)
-		return 0;
-	if (prov_cfg(r)->replay && !ks->probe)
+	if (prov_cfg(r)->replay && !ks->pair.probe)
 		dpc_plan(r, st);
 	if ((cookie & 1) == 0) {
-		if (ks->npmcfire)
-			prov_pmcpair_entry(&ks->pmc, rec);
-		iv->pi_start = rec->time;
-		iv->pi_id = prov_tp_uint(ks->e_id, rec->raw, rec->raw_size);
-		snprintf(iv->pi_label, sizeof(iv->pi_label), "%llx",
-		    (unsigned long long)prov_tp_uint(ks->e_fn, rec->raw, rec->raw_size));
-		iv->pi_active = 1;
+		struct prov_interval *iv = prov_pair_entry(&ks->pair, rec,
+		    prov_tp_uint(ks->e_id, rec->raw, rec->raw_size));
+		if (iv)
+			snprintf(iv->pi_label, sizeof(iv->pi_label), "%llx",
+			    (unsigned long long)prov_tp_uint(ks->e_fn, rec->raw, rec->raw_size));
 		return 0;
 	}
-	if (!iv->pi_active || iv->pi_id != prov_tp_uint(ks->x_id, rec->raw, rec->raw_size))
-		return 0;
-	iv->pi_active = 0;
-	return dpc_fire(r, ks, kind, iv, rec, fire, arg);
+	const struct prov_interval *iv = prov_pair_exit(&ks->pair, rec,
+	    prov_tp_uint(ks->x_id, rec->raw, rec->raw_size));
+	return iv ? dpc_fire(r, ks, kind, iv, rec, fire, arg) : 0;
 }
 
 static int
@@ -286,10 +215,6 @@ dpc_list(struct prov_registry *r, const struct d_probe_desc *pd, d_probe_cb cb, 
 }
 
 const struct prov_ops prov_dpc_ops = {
-	.po_name = "dpc",
-	.po_list = dpc_list,
-	.po_match = dpc_match,
-	.po_enable = dpc_enable,
-	.po_claim = dpc_claim,
-	.po_decode = dpc_decode,
+	.po_name = "dpc", .po_list = dpc_list, .po_match = dpc_match,
+	.po_enable = dpc_enable, .po_claim = dpc_claim, .po_decode = dpc_decode,
 };

@@ -20,7 +20,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "providers/prov_impl.h"
+#include "providers/tpbacked.h"
 
 enum { IO_START, IO_DONE, IO_N };
 

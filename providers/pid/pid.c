@@ -125,17 +125,6 @@ static const char *const pid_entry_args[] = {
 	"uint64_t", "uint64_t", "uint64_t", "uint64_t", "uint64_t", "uint64_t"
 };
 
-static struct pid_state *
-pid_state_get(struct prov_registry *r)
-{
-	struct pid_state *st = prov_state(r, &prov_pid_ops);
-	if (!st && (st = calloc(1, sizeof(*st))))
-		prov_set_state(r, &prov_pid_ops, st);
-	if (!st)
-		prov_errf(r, "out of memory");
-	return st;
-}
-
 static int
 pid_parse(const char *prov, int32_t *pid)
 {
@@ -149,7 +138,7 @@ pid_parse(const char *prov, int32_t *pid)
 static struct pid_uprobe *
 pid_slot(struct prov_registry *r)
 {
-	struct pid_state *st = pid_state_get(r);
+	struct pid_state *st = prov_state_get(r, &prov_pid_ops, sizeof(*st));
 	if (!st)
 		return NULL;
 	if (st->n == PID_MAX_PROBES) {
@@ -159,14 +148,11 @@ pid_slot(struct prov_registry *r)
 	}
 	if (st->n == st->cap) {
 		int ncap = st->cap ? st->cap * 2 : 64;
-		struct pid_state *n = realloc(st, sizeof(*st) + (size_t)ncap * sizeof(st->up[0]));
-		if (!n) {
-			prov_errf(r, "out of memory");
+		size_t elem = sizeof(st->up[0]);
+		if (!(st = prov_state_grow(r, &prov_pid_ops, sizeof(*st) + (size_t)st->cap * elem,
+		    sizeof(*st) + (size_t)ncap * elem)))
 			return NULL;
-		}
-		st = n;
 		st->cap = ncap;
-		prov_set_state(r, &prov_pid_ops, st);
 	}
 	return &st->up[st->n];
 }
@@ -196,11 +182,10 @@ pid_make(struct pid_matchctx *mc, const struct sym_func *f, const char *mod, int
 		p->pp_param[0] = (uint64_t)((struct pid_state *)prov_state(mc->r, &prov_pid_ops))->n++;
 		prov_set_args(p, kind == PK_RETURN ? 2 : 6, pid_entry_args);
 	}
-	if (!prov_desc_match(mc->pd, &p->pp_info))
-		return 0;
-	if (mc->cb && mc->cb(mc->arg, &p->pp_info) < 0)
+	int rc = prov_emit_one(p, mc->pd, mc->cb, mc->arg);
+	if (rc < 0)
 		return -1;
-	mc->n++;
+	mc->n += rc;
 	return 0;
 }
 
@@ -367,7 +352,7 @@ pid_match(struct prov_registry *r, const struct d_probe_desc *pd, d_probe_cb cb,
 		snprintf(mc.exe, sizeof(mc.exe), "%.63s", b);
 		int a_out = modglob && !strcmp(modglob, "a.out");
 		int32_t standin = pid_standin(r, path);
-		struct pid_state *st = pid_state_get(r);
+		struct pid_state *st = prov_state_get(r, &prov_pid_ops, sizeof(*st));
 		if (!st)
 			return -1;
 		st->gate_pid = mc.pid;
@@ -873,9 +858,6 @@ pid_decode(struct prov_registry *r, const struct smp_record *rec, uint64_t cooki
 }
 
 const struct prov_ops prov_pid_ops = {
-	.po_name = "pid",
-	.po_list = pid_list,
-	.po_match = pid_match,
-	.po_enable = pid_enable,
-	.po_decode = pid_decode,
+	.po_name = "pid", .po_list = pid_list, .po_match = pid_match,
+	.po_enable = pid_enable, .po_decode = pid_decode,
 };

@@ -7,7 +7,7 @@
 #ifndef PMCTRACE_PID_IMPL_H
 #define PMCTRACE_PID_IMPL_H
 
-#include "providers/prov_impl.h"
+#include "providers/tracefs.h"
 
 #define PID_PATH 256
 

@@ -28,7 +28,6 @@
 #include <unistd.h>
 
 #include "providers/pid/pid_impl.h"
-#include "providers/prov_impl.h"
 
 #define USDT_MAX_PROBES 512
 #define USDT_MAX_ARGS D_MAX_ARGS
@@ -133,21 +132,10 @@ usdt_parse_args(const char *specs, struct usdt_arg *args)
 	return n;
 }
 
-static struct usdt_state *
-usdt_state_get(struct prov_registry *r)
-{
-	struct usdt_state *st = prov_state(r, &prov_usdt_ops);
-	if (!st && (st = calloc(1, sizeof(*st))))
-		prov_set_state(r, &prov_usdt_ops, st);
-	if (!st)
-		prov_errf(r, "out of memory");
-	return st;
-}
-
 static struct usdt_probe *
 usdt_slot(struct prov_registry *r)
 {
-	struct usdt_state *st = usdt_state_get(r);
+	struct usdt_state *st = prov_state_get(r, &prov_usdt_ops, sizeof(*st));
 	if (!st)
 		return NULL;
 	if (st->n == USDT_MAX_PROBES) {
@@ -156,14 +144,11 @@ usdt_slot(struct prov_registry *r)
 	}
 	if (st->n == st->cap) {
 		int ncap = st->cap ? st->cap * 2 : 32;
-		struct usdt_state *n = realloc(st, sizeof(*st) + (size_t)ncap * sizeof(st->up[0]));
-		if (!n) {
-			prov_errf(r, "out of memory");
+		size_t elem = sizeof(st->up[0]);
+		if (!(st = prov_state_grow(r, &prov_usdt_ops, sizeof(*st) + (size_t)st->cap * elem,
+		    sizeof(*st) + (size_t)ncap * elem)))
 			return NULL;
-		}
-		st = n;
 		st->cap = ncap;
-		prov_set_state(r, &prov_usdt_ops, st);
 	}
 	return &st->up[st->n];
 }
@@ -463,9 +448,6 @@ usdt_decode(struct prov_registry *r, const struct smp_record *rec, uint64_t cook
 }
 
 const struct prov_ops prov_usdt_ops = {
-	.po_name = "usdt",
-	.po_list = usdt_list,
-	.po_match = usdt_match,
-	.po_enable = usdt_enable,
-	.po_decode = usdt_decode,
+	.po_name = "usdt", .po_list = usdt_list, .po_match = usdt_match,
+	.po_enable = usdt_enable, .po_decode = usdt_decode,
 };

@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "pmu/pmu.h"
-#include "providers/prov_impl.h"
+#include "providers/prov_kit.h"
 
 enum { PP_PERIOD, PP_COUNTER, PP_KIND };
 enum { PMC_SAMPLE, PMC_SAMPLE_SRC, PMC_COUNTER_SRC };
@@ -48,15 +48,6 @@ struct pmc_state {
 static const char *const pmc_args[] = { "uint64_t", "int", "uint64_t" };
 static const char *const pmc_src_args[] = { "uint64_t", "string", "uint64_t", "uint64_t" };
 static const char *const pmc_csrc_args[] = { "uint64_t", "string" };
-
-static struct pmc_state *
-pmc_state_get(struct prov_registry *r)
-{
-	struct pmc_state *st = prov_state(r, &prov_pmc_ops);
-	if (!st && (st = calloc(1, sizeof(*st))))
-		prov_set_state(r, &prov_pmc_ops, st);
-	return st;
-}
 
 /* "page-faults-1" -> counter "page-faults", period 1 (0 = none given). */
 static void
@@ -112,9 +103,7 @@ pmc_emit(struct prov_registry *r, struct prov_probe *p, const struct d_probe_des
 {
 	if (!p)
 		return prov_errf(r, "out of memory");
-	if (!prov_desc_match(pd, &p->pp_info))
-		return 0;
-	return cb && cb(arg, &p->pp_info) < 0 ? -1 : 1;
+	return prov_emit_one(p, pd, cb, arg);
 }
 
 /* Does pd name probe p by one of its aliases? */
@@ -139,14 +128,11 @@ static int
 pmc_match_existing(struct prov_registry *r, const struct d_probe_desc *pd,
     d_probe_cb cb, void *arg)
 {
-	int n = 0;
 	if (!pmc_make(r, "sample-src", PMC_SAMPLE_SRC, 0, -1) ||
 	    !pmc_make(r, "counter-src", PMC_COUNTER_SRC, 0, -1))
 		return prov_errf(r, "out of memory");
-	for (uint32_t id = 1; id < prov_nprobes(r); id++) {
-		struct prov_probe *p = prov_by_id(r, id);
-		if (p->pp_ops != &prov_pmc_ops)
-			continue;
+	int n = 0;
+	for (struct prov_probe *p = NULL; (p = prov_next(r, &prov_pmc_ops, p, 0)); ) {
 		if (!prov_desc_match(pd, &p->pp_info) && !pmc_alias_match(r, pd, p))
 			continue;
 		if (cb && cb(arg, &p->pp_info) < 0)
@@ -159,9 +145,9 @@ pmc_match_existing(struct prov_registry *r, const struct d_probe_desc *pd,
 static int
 pmc_add_counter(struct prov_registry *r, const struct pmu_counter *c)
 {
-	struct pmc_state *st = pmc_state_get(r);
+	struct pmc_state *st = prov_state_get(r, &prov_pmc_ops, sizeof(*st));
 	if (!st)
-		return prov_errf(r, "out of memory");
+		return -1;
 	for (int i = 0; i < st->ncounters; i++)
 		if (!strcmp(st->counters[i].canonical, c->canonical))
 			return i;
@@ -176,7 +162,7 @@ pmc_add_counter(struct prov_registry *r, const struct pmu_counter *c)
 static int
 pmc_check_plan(struct prov_registry *r)
 {
-	struct pmc_state *st = pmc_state_get(r);
+	struct pmc_state *st = prov_state_get(r, &prov_pmc_ops, sizeof(*st));
 	struct pmu_plan plan;
 	char err[1024];
 	int flags = prov_cfg(r)->pmc_multiplex ? PMU_PLAN_MULTIPLEX : 0;
@@ -240,33 +226,18 @@ static int
 pmc_enable(struct prov_registry *r, struct smp_session *s)
 {
 	struct pmc_state *st = prov_state(r, &prov_pmc_ops);
-	for (uint32_t id = 1; st && id < prov_nprobes(r); id++) {
-		struct prov_probe *p = prov_by_id(r, id);
-		if (p->pp_ops != &prov_pmc_ops || p->pp_param[PP_KIND] != PMC_SAMPLE ||
-		    !prov_is_enabled(r, id) || (int64_t)p->pp_param[PP_COUNTER] < 0)
+	for (struct prov_probe *p = NULL; st && (p = prov_next(r, &prov_pmc_ops, p, 1)); ) {
+		if (p->pp_param[PP_KIND] != PMC_SAMPLE || (int64_t)p->pp_param[PP_COUNTER] < 0)
 			continue;
 		struct smp_event_spec sp;
-		memset(&sp, 0, sizeof(sp));
-		sp.attr = st->counters[p->pp_param[PP_COUNTER]].attr;
-		sp.attr.size = sizeof(sp.attr);
+		int evidx;
+		prov_sample_spec(r, &sp, &st->counters[p->pp_param[PP_COUNTER]].attr,
+		    PERF_SAMPLE_PERIOD, p->pp_info.dp_name, &prov_pmc_ops, p->pp_info.dp_id);
 		sp.attr.sample_period = p->pp_param[PP_PERIOD];
 		sp.attr.freq = 0;
-		sp.attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-		    PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_IDENTIFIER |
-		    ((prov_cfg(r)->want_callchains & 3) ? PERF_SAMPLE_CALLCHAIN : 0);
-		sp.attr.sample_id_all = 1;
-		sp.attr.use_clockid = 1;
-		sp.attr.clockid = 1;
-		sp.attr.disabled = 1;
-		sp.scope = SMP_EACH_CPU;
-		sp.group_leader = -1;
-		sp.name = p->pp_info.dp_name;
-		sp.owner = (void *)&prov_pmc_ops;
-		sp.cookie = id;
-		int evidx;
 		if (smp_add_event(s, &sp, &evidx) < 0)
 			return prov_errf(r, "%s", smp_errmsg(s));
-		st->probe_of[p->pp_param[PP_COUNTER]] = id;
+		st->probe_of[p->pp_param[PP_COUNTER]] = p->pp_info.dp_id;
 	}
 	return 0;
 }
@@ -319,10 +290,10 @@ static int
 pmc_alias_cb(void *arg, const char *alias)
 {
 	struct pmc_alias_search *as = arg;
-	struct pmc_state *st = pmc_state_get(as->r);
+	struct pmc_state *st = prov_state_get(as->r, &prov_pmc_ops, sizeof(*st));
 	char name[96];
 	if (!st)
-		return prov_errf(as->r, "out of memory");
+		return -1;
 	pmc_probe_name(alias, as->attr, name, sizeof(name));
 	if (prov_find(as->r, "pmc", "", "", name))
 		return 0;	/* a recorded event of that name is its own probe */
@@ -366,10 +337,8 @@ pmc_fire_src(struct prov_registry *r, int at_end, prov_fire_fn fire, void *arg)
 	if (!src || !prov_is_enabled(r, src->pp_info.dp_id))
 		return 0;
 	uint64_t srcid = 0;
-	for (uint32_t id = 1; id < prov_nprobes(r); id++) {
-		struct prov_probe *p = prov_by_id(r, id);
-		if (p->pp_ops != &prov_pmc_ops || p->pp_param[PP_KIND] != PMC_SAMPLE ||
-		    !prov_is_enabled(r, id))
+	for (struct prov_probe *p = NULL; (p = prov_next(r, &prov_pmc_ops, p, 1)); ) {
+		if (p->pp_param[PP_KIND] != PMC_SAMPLE)
 			continue;
 		struct d_firing f;
 		memset(&f, 0, sizeof(f));
@@ -439,12 +408,7 @@ pmc_decode(struct prov_registry *r, const struct smp_record *rec, uint64_t cooki
 }
 
 const struct prov_ops prov_pmc_ops = {
-	.po_name = "pmc",
-	.po_list = pmc_list,
-	.po_match = pmc_match,
-	.po_enable = pmc_enable,
-	.po_claim = pmc_claim,
-	.po_start = pmc_start,
-	.po_end = pmc_end,
-	.po_decode = pmc_decode,
+	.po_name = "pmc", .po_list = pmc_list, .po_match = pmc_match,
+	.po_enable = pmc_enable, .po_claim = pmc_claim, .po_start = pmc_start,
+	.po_end = pmc_end, .po_decode = pmc_decode,
 };

@@ -53,7 +53,7 @@
 #include <linux/sched.h>
 #include <sys/mman.h>
 
-#include "providers/prov_impl.h"
+#include "providers/tracefs.h"
 
 enum proc_kind {
 	PK_EXEC, PK_EXEC_SUCCESS, PK_EXEC_FAILURE, PK_CREATE, PK_START,
@@ -142,17 +142,6 @@ struct proc_state {
 	struct proc_fb fb;
 };
 
-static struct proc_state *
-proc_state_get(struct prov_registry *r)
-{
-	struct proc_state *st = prov_state(r, &prov_proc_ops);
-	if (!st && (st = calloc(1, sizeof(*st))))
-		prov_set_state(r, &prov_proc_ops, st);
-	if (!st)
-		prov_errf(r, "out of memory");
-	return st;
-}
-
 /* Create the proc probes and report those pd matches; in a replay's -l
  * (have != NULL) only those the file's events can fire. */
 static int
@@ -169,11 +158,10 @@ proc_emit(struct prov_registry *r, const struct d_probe_desc *pd, d_probe_cb cb,
 			return prov_errf(r, "out of memory");
 		p->pp_param[0] = (uint64_t)k;
 		prov_set_args(p, proc_probes[k].nargs, proc_probes[k].types);
-		if (!prov_desc_match(pd, &p->pp_info))
-			continue;
-		if (cb && cb(arg, &p->pp_info) < 0)
+		int rc = prov_emit_one(p, pd, cb, arg);
+		if (rc < 0)
 			return -1;
-		n++;
+		n += rc;
 	}
 	return n;
 }
@@ -191,11 +179,8 @@ static void
 proc_plan(struct prov_registry *r, struct proc_state *st)
 {
 	memset(st->probe, 0, sizeof(st->probe));
-	for (uint32_t id = 1; id < prov_nprobes(r); id++) {
-		struct prov_probe *p = prov_by_id(r, id);
-		if (p->pp_ops == &prov_proc_ops && prov_is_enabled(r, id))
-			st->probe[p->pp_param[0]] = id;
-	}
+	for (struct prov_probe *p = NULL; (p = prov_next(r, &prov_proc_ops, p, 1)); )
+		st->probe[p->pp_param[0]] = p->pp_info.dp_id;
 	st->planned = 1;
 }
 
@@ -303,7 +288,7 @@ proc_enable(struct prov_registry *r, struct smp_session *s)
 static int
 proc_match(struct prov_registry *r, const struct d_probe_desc *pd, d_probe_cb cb, void *arg)
 {
-	if (!proc_state_get(r))
+	if (!prov_state_get(r, &prov_proc_ops, sizeof(struct proc_state)))
 		return -1;
 	return proc_emit(r, pd, cb, arg, NULL);
 }
@@ -315,7 +300,7 @@ proc_claim(struct prov_registry *r, struct smp_session *s, int evidx)
 	if (ev->attr.mmap || ev->attr.mmap2) {
 		/* the file holds mapping records: module-load can fire on them
 		 * (they reach proc through prov_dispatch, not through a claim) */
-		struct proc_state *st = proc_state_get(r);
+		struct proc_state *st = prov_state_get(r, &prov_proc_ops, sizeof(*st));
 		if (!st || proc_emit(r, &(struct d_probe_desc){ 0 }, NULL, NULL, NULL) < 0)
 			return -1;
 		st->have[EV_MMAP] = 1;
@@ -327,7 +312,7 @@ proc_claim(struct prov_registry *r, struct smp_session *s, int evidx)
 		snprintf(name, sizeof(name), "%s:%s", proc_events[e][0], proc_events[e][1]);
 		if (strcmp(ev->name, name))
 			continue;
-		struct proc_state *st = proc_state_get(r);
+		struct proc_state *st = prov_state_get(r, &prov_proc_ops, sizeof(*st));
 		if (!st || prov_tp_load(r, proc_events[e][0], proc_events[e][1], &st->tp[e]) < 0 ||
 		    proc_emit(r, &(struct d_probe_desc){ 0 }, NULL, NULL, NULL) < 0)
 			return -1;
@@ -642,10 +627,6 @@ proc_decode(struct prov_registry *r, const struct smp_record *rec, uint64_t cook
 }
 
 const struct prov_ops prov_proc_ops = {
-	.po_name = "proc",
-	.po_list = proc_list,
-	.po_match = proc_match,
-	.po_enable = proc_enable,
-	.po_claim = proc_claim,
-	.po_decode = proc_decode,
+	.po_name = "proc", .po_list = proc_list, .po_match = proc_match,
+	.po_enable = proc_enable, .po_claim = proc_claim, .po_decode = proc_decode,
 };

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "providers/prov_impl.h"
+#include "providers/prov_kit.h"
 
 #define PROFILE_MIN_NS	10000ull	/* 100 kHz: faster starves the machine */
 
@@ -88,21 +88,16 @@ profile_emit_if(struct prov_registry *r, struct prov_probe *p,
 {
 	if (!p)
 		return prov_errf(r, "out of memory");
-	if (!prov_desc_match(pd, &p->pp_info))
-		return 0;
-	return cb && cb(arg, &p->pp_info) < 0 ? -1 : 1;
+	return prov_emit_one(p, pd, cb, arg);
 }
-
-static int profile_match_recorded(struct prov_registry *r, const struct d_probe_desc *pd,
-    d_probe_cb cb, void *arg);
 
 static int
 profile_list(struct prov_registry *r, const struct d_probe_desc *pd,
     d_probe_cb cb, void *arg)
 {
 	int n = 0;
-	if (prov_cfg(r)->replay)
-		return profile_match_recorded(r, pd, cb, arg);
+	if (prov_cfg(r)->replay)	/* only the probes the file's events became */
+		return prov_emit_matching(r, &prov_profile_ops, pd, cb, arg);
 	for (size_t i = 0; i < sizeof(profile_listed) / sizeof(profile_listed[0]); i++) {
 		int tick;
 		uint64_t ns = profile_parse(profile_listed[i], &tick);
@@ -136,24 +131,6 @@ profile_match(struct prov_registry *r, const struct d_probe_desc *pd,
 	return profile_emit_if(r, profile_make(r, pd->dpd_name, ns, tick), pd, cb, arg);
 }
 
-/* Replay: only the probes the file's events became. */
-static int
-profile_match_recorded(struct prov_registry *r, const struct d_probe_desc *pd,
-    d_probe_cb cb, void *arg)
-{
-	int n = 0;
-	for (uint32_t id = 1; id < prov_nprobes(r); id++) {
-		struct prov_probe *p = prov_by_id(r, id);
-		if (p->pp_ops != &prov_profile_ops)
-			continue;
-		int rc = profile_emit_if(r, p, pd, cb, arg);
-		if (rc < 0)
-			return -1;
-		n += rc;
-	}
-	return n;
-}
-
 static int
 profile_first_cpu(void)
 {
@@ -164,31 +141,17 @@ profile_first_cpu(void)
 static int
 profile_enable(struct prov_registry *r, struct smp_session *s)
 {
-	for (uint32_t id = 1; id < prov_nprobes(r); id++) {
-		struct prov_probe *p = prov_by_id(r, id);
-		if (p->pp_ops != &prov_profile_ops || !prov_is_enabled(r, id))
-			continue;
+	for (struct prov_probe *p = NULL; (p = prov_next(r, &prov_profile_ops, p, 1)); ) {
 		struct smp_event_spec sp;
-		memset(&sp, 0, sizeof(sp));
-		sp.attr.size = sizeof(sp.attr);
+		int evidx;
+		prov_sample_spec(r, &sp, NULL, 0, p->pp_info.dp_name, &prov_profile_ops,
+		    p->pp_info.dp_id);
 		sp.attr.type = PERF_TYPE_SOFTWARE;
 		sp.attr.config = PERF_COUNT_SW_CPU_CLOCK;
 		sp.attr.sample_period = p->pp_param[PP_PERIOD];
-		sp.attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-		    PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER |
-		    ((prov_cfg(r)->want_callchains & 3) ? PERF_SAMPLE_CALLCHAIN : 0);
-		sp.attr.sample_id_all = 1;
-		sp.attr.use_clockid = 1;
-		sp.attr.clockid = 1;	/* CLOCK_MONOTONIC, as timestamp in BEGIN */
-		sp.attr.disabled = 1;
 		sp.scope = p->pp_param[PP_TICK] ? SMP_ONE_CPU : SMP_EACH_CPU;
 		sp.cpu = p->pp_param[PP_TICK] ? profile_first_cpu() : -1;
-		sp.group_leader = -1;
-		sp.name = p->pp_info.dp_name;
-		sp.owner = (void *)&prov_profile_ops;
-		sp.cookie = id;
-		int evidx, rc = smp_add_event(s, &sp, &evidx);
-		if (rc < 0)
+		if (smp_add_event(s, &sp, &evidx) < 0)
 			return prov_errf(r, "%s", smp_errmsg(s));
 	}
 	return 0;
@@ -244,10 +207,6 @@ profile_decode(struct prov_registry *r, const struct smp_record *rec,
 }
 
 const struct prov_ops prov_profile_ops = {
-	.po_name = "profile",
-	.po_list = profile_list,
-	.po_match = profile_match,
-	.po_enable = profile_enable,
-	.po_claim = profile_claim,
-	.po_decode = profile_decode,
+	.po_name = "profile", .po_list = profile_list, .po_match = profile_match,
+	.po_enable = profile_enable, .po_claim = profile_claim, .po_decode = profile_decode,
 };

@@ -28,8 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pmu/pmu.h"
-#include "providers/prov_impl.h"
+#include "providers/pmcpair.h"
 
 enum sched_kind { SK_ON, SK_OFF, SK_WAKEUP, SK_PMC_ON, SK_PMC_OFF };
 enum { PP_KIND, PP_COUNTER };
@@ -106,15 +105,6 @@ sched_proc_fill(struct sched_proc *sp, int32_t pid, int32_t tid, const char *com
 	snprintf(sp->psargs, sizeof(sp->psargs), "%s", comm);
 }
 
-static struct sched_state *
-sched_state_get(struct prov_registry *r)
-{
-	struct sched_state *st = prov_state(r, &prov_sched_ops);
-	if (!st && (st = calloc(1, sizeof(*st))))
-		prov_set_state(r, &prov_sched_ops, st);
-	return st;
-}
-
 static struct prov_probe *
 sched_make(struct prov_registry *r, const char *func, const char *name, int kind, int counter)
 {
@@ -138,24 +128,15 @@ sched_emit_matching(struct prov_registry *r, const struct d_probe_desc *pd,
 	if (!sched_make(r, "", "on-cpu", SK_ON, -1) || !sched_make(r, "", "off-cpu", SK_OFF, -1) ||
 	    !sched_make(r, "", "wakeup", SK_WAKEUP, -1))
 		return prov_errf(r, "out of memory");
-	int n = 0;
-	for (uint32_t id = 1; id < prov_nprobes(r); id++) {
-		struct prov_probe *p = prov_by_id(r, id);
-		if (p->pp_ops != &prov_sched_ops || !prov_desc_match(pd, &p->pp_info))
-			continue;
-		if (cb && cb(arg, &p->pp_info) < 0)
-			return -1;
-		n++;
-	}
-	return n;
+	return prov_emit_matching(r, &prov_sched_ops, pd, cb, arg);
 }
 
 static int
 sched_add_counter(struct prov_registry *r, const char *name)
 {
-	struct sched_state *st = sched_state_get(r);
+	struct sched_state *st = prov_state_get(r, &prov_sched_ops, sizeof(*st));
 	if (!st)
-		return prov_errf(r, "out of memory");
+		return -1;
 	int known = st->ncounters;
 	int idx = prov_counter_set_add(r, st->counters, &st->ncounters, SCHED_MAX_COUNTERS,
 	    name, "at each switch");
@@ -245,11 +226,8 @@ static void
 sched_plan_firing(struct prov_registry *r, struct sched_state *st)
 {
 	st->noff = st->non = st->nwake = 0;
-	for (uint32_t id = 1; id < prov_nprobes(r); id++) {
-		struct prov_probe *p = prov_by_id(r, id);
-		if (p->pp_ops != &prov_sched_ops || !prov_is_enabled(r, id))
-			continue;
-		struct sched_fire sf = { id, (int)(int64_t)p->pp_param[PP_COUNTER] };
+	for (struct prov_probe *p = NULL; (p = prov_next(r, &prov_sched_ops, p, 1)); ) {
+		struct sched_fire sf = { p->pp_info.dp_id, (int)(int64_t)p->pp_param[PP_COUNTER] };
 		switch (p->pp_param[PP_KIND]) {
 		case SK_OFF: case SK_PMC_OFF:
 			if (st->noff < SCHED_MAX_FIRE)
@@ -294,9 +272,9 @@ sched_add_members(struct prov_registry *r, struct smp_session *s, struct sched_s
 static int
 sched_enable(struct prov_registry *r, struct smp_session *s)
 {
-	struct sched_state *st = sched_state_get(r);
+	struct sched_state *st = prov_state_get(r, &prov_sched_ops, sizeof(*st));
 	if (!st)
-		return prov_errf(r, "out of memory");
+		return -1;
 	sched_plan_firing(r, st);
 	st->park = st->non && (prov_cfg(r)->want_callchains & 3);
 	if (st->noff || st->non) {
@@ -319,9 +297,9 @@ static int
 sched_claim(struct prov_registry *r, struct smp_session *s, int evidx)
 {
 	const struct smp_event_spec *ev = smp_event(s, evidx);
-	struct sched_state *st = sched_state_get(r);
+	struct sched_state *st = prov_state_get(r, &prov_sched_ops, sizeof(*st));
 	if (!st || ev->attr.type != PERF_TYPE_TRACEPOINT || !ev->name)
-		return st ? 0 : prov_errf(r, "out of memory");
+		return st ? 0 : -1;
 	if (!strcmp(ev->name, "sched:sched_switch")) {
 		if (sched_load_switch(r, st) < 0 || sched_emit_matching(r, &(struct d_probe_desc){ 0 }, NULL, NULL) < 0)
 			return -1;
@@ -541,11 +519,7 @@ sched_end(struct prov_registry *r, prov_fire_fn fire, void *arg)
 }
 
 const struct prov_ops prov_sched_ops = {
-	.po_end = sched_end,
-	.po_name = "sched",
-	.po_list = sched_list,
-	.po_match = sched_match,
-	.po_enable = sched_enable,
-	.po_claim = sched_claim,
+	.po_name = "sched", .po_list = sched_list, .po_match = sched_match,
+	.po_enable = sched_enable, .po_claim = sched_claim, .po_end = sched_end,
 	.po_decode = sched_decode,
 };

@@ -29,7 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "providers/prov_impl.h"
+#include "providers/tracefs.h"
 #include "providers/syscall/syscall_names.h"
 
 #define SC_NR (int)(sizeof(sc_names) / sizeof(sc_names[0]))
@@ -72,17 +72,6 @@ sc_tp_name(const char *name)
 	return name;
 }
 
-static struct sc_state *
-sc_state_get(struct prov_registry *r)
-{
-	struct sc_state *st = prov_state(r, &prov_syscall_ops);
-	if (!st && (st = calloc(1, sizeof(*st))))
-		prov_set_state(r, &prov_syscall_ops, st);
-	if (!st)
-		prov_errf(r, "out of memory");
-	return st;
-}
-
 /* Create (on first match) and report every probe pd names. */
 static int
 sc_emit(struct prov_registry *r, const struct d_probe_desc *pd, d_probe_cb cb, void *arg)
@@ -103,7 +92,7 @@ sc_emit(struct prov_registry *r, const struct d_probe_desc *pd, d_probe_cb cb, v
 			p->pp_param[PP_NR] = (uint64_t)nr;
 			p->pp_param[PP_RET] = (uint64_t)ret;
 			prov_set_args(p, ret ? 2 : 6, ret ? sc_return_args : sc_entry_args);
-			if (cb && cb(arg, &p->pp_info) < 0)
+			if (prov_emit_one(p, pd, cb, arg) < 0)
 				return -1;
 			n++;
 		}
@@ -111,27 +100,12 @@ sc_emit(struct prov_registry *r, const struct d_probe_desc *pd, d_probe_cb cb, v
 	return n;
 }
 
-/* Replay: only the probes the file's events fire (made by sc_claim). */
-static int
-sc_emit_claimed(struct prov_registry *r, const struct d_probe_desc *pd, d_probe_cb cb, void *arg)
-{
-	int n = 0;
-	for (uint32_t id = 1; id < prov_nprobes(r); id++) {
-		struct prov_probe *p = prov_by_id(r, id);
-		if (p->pp_ops != &prov_syscall_ops || !prov_desc_match(pd, &p->pp_info))
-			continue;
-		if (cb && cb(arg, &p->pp_info) < 0)
-			return -1;
-		n++;
-	}
-	return n;
-}
-
+/* Replayed, only the probes the file's events fire (made by sc_claim). */
 static int
 sc_list(struct prov_registry *r, const struct d_probe_desc *pd, d_probe_cb cb, void *arg)
 {
 	if (prov_cfg(r)->replay)
-		return sc_emit_claimed(r, pd, cb, arg);
+		return prov_emit_matching(r, &prov_syscall_ops, pd, cb, arg);
 	return sc_emit(r, pd, cb, arg);
 }
 
@@ -142,14 +116,11 @@ sc_plan(struct prov_registry *r, struct sc_state *st, int count[2])
 {
 	memset(st->probe, 0, sizeof(st->probe));
 	count[0] = count[1] = 0;
-	for (uint32_t id = 1; id < prov_nprobes(r); id++) {
-		struct prov_probe *p = prov_by_id(r, id);
-		if (p->pp_ops != &prov_syscall_ops || !prov_is_enabled(r, id))
-			continue;
+	for (struct prov_probe *p = NULL; (p = prov_next(r, &prov_syscall_ops, p, 1)); ) {
 		int ret = (int)p->pp_param[PP_RET], nr = (int)p->pp_param[PP_NR];
 		if (!st->probe[ret][nr])
 			count[ret]++;
-		st->probe[ret][nr] = id;
+		st->probe[ret][nr] = p->pp_info.dp_id;
 	}
 	st->planned = 1;
 }
@@ -246,8 +217,8 @@ static int
 sc_match(struct prov_registry *r, const struct d_probe_desc *pd, d_probe_cb cb, void *arg)
 {
 	if (prov_cfg(r)->replay)
-		return sc_emit_claimed(r, pd, cb, arg);
-	if (!sc_state_get(r))
+		return prov_emit_matching(r, &prov_syscall_ops, pd, cb, arg);
+	if (!prov_state_get(r, &prov_syscall_ops, sizeof(struct sc_state)))
 		return -1;
 	return sc_emit(r, pd, cb, arg);
 }
@@ -264,7 +235,7 @@ sc_claim(struct prov_registry *r, struct smp_session *s, int evidx)
 	if (!strcmp(ev->name, "raw_syscalls:sys_enter") || !strcmp(ev->name, "raw_syscalls:sys_exit")) {
 		ret = strstr(ev->name, "exit") != NULL;
 		struct d_probe_desc all = { "", "", "", sc_probe_names[ret] };
-		if (!(st = sc_state_get(r)) || sc_load_raw(r, st, ret) < 0 ||
+		if (!(st = prov_state_get(r, &prov_syscall_ops, sizeof(*st))) || sc_load_raw(r, st, ret) < 0 ||
 		    sc_emit(r, &all, NULL, NULL) < 0)
 			return -1;
 		return prov_claim(r, evidx, &prov_syscall_ops, ret ? SC_COOKIE_EXIT : SC_COOKIE_ENTER);
@@ -280,7 +251,7 @@ sc_claim(struct prov_registry *r, struct smp_session *s, int evidx)
 		if (!sc_names[nr] || strcmp(sc_tp_name(sc_names[nr]), rest))
 			continue;
 		struct d_probe_desc one = { "", "", sc_names[nr], sc_probe_names[ret] };
-		if (!(st = sc_state_get(r)) || sc_emit(r, &one, NULL, NULL) < 0)
+		if (!(st = prov_state_get(r, &prov_syscall_ops, sizeof(*st))) || sc_emit(r, &one, NULL, NULL) < 0)
 			return -1;
 		return prov_claim(r, evidx, &prov_syscall_ops,
 		    SC_COOKIE_TP + 2 * (uint64_t)nr + (uint64_t)ret);
@@ -351,10 +322,6 @@ sc_decode(struct prov_registry *r, const struct smp_record *rec, uint64_t cookie
 }
 
 const struct prov_ops prov_syscall_ops = {
-	.po_name = "syscall",
-	.po_list = sc_list,
-	.po_match = sc_match,
-	.po_enable = sc_enable,
-	.po_claim = sc_claim,
-	.po_decode = sc_decode,
+	.po_name = "syscall", .po_list = sc_list, .po_match = sc_match,
+	.po_enable = sc_enable, .po_claim = sc_claim, .po_decode = sc_decode,
 };

@@ -14,7 +14,7 @@
  */
 #include <string.h>
 
-#include "providers/prov_impl.h"
+#include "providers/tpbacked.h"
 
 enum { SK_READCH, SK_WRITECH, SK_SYSREAD, SK_SYSWRITE, SK_N };
 #define SI_NCALLS 10

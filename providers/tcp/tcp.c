@@ -35,7 +35,7 @@
 #include <arpa/inet.h>
 #include <string.h>
 
-#include "providers/prov_impl.h"
+#include "providers/tpbacked.h"
 
 enum { TK_SEND, TK_RECEIVE, TK_STATE, TK_CONNREQ, TK_CONNEST, TK_CONNREF, TK_ACCEST, TK_N };
 enum { TE_PROBE, TE_STATE, TE_SEND, TE_N };

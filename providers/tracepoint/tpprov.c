@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "providers/prov_impl.h"
+#include "providers/tracefs.h"
 
 #define TPP_MAX_ARGS D_MAX_ARGS
 #define TPP_STRLEN 256
@@ -182,22 +182,11 @@ tpp_decode_struct(const struct prov_tp *tp, const struct smp_record *rec, uint64
 	return out;
 }
 
-static struct tpp_state *
-tpp_state_get(struct prov_registry *r)
-{
-	struct tpp_state *st = prov_state(r, &prov_tracepoint_ops);
-	if (!st && (st = calloc(1, sizeof(*st))))
-		prov_set_state(r, &prov_tracepoint_ops, st);
-	if (!st)
-		prov_errf(r, "out of memory");
-	return st;
-}
-
 /* The slot holding group:event's format, loaded on first use. */
 static int
 tpp_slot(struct prov_registry *r, const char *group, const char *event)
 {
-	struct tpp_state *st = tpp_state_get(r);
+	struct tpp_state *st = prov_state_get(r, &prov_tracepoint_ops, sizeof(*st));
 	if (!st)
 		return -1;
 	for (int i = 0; i < st->nslots; i++)
@@ -205,12 +194,11 @@ tpp_slot(struct prov_registry *r, const char *group, const char *event)
 			return i;
 	if (st->nslots == st->cap) {
 		int ncap = st->cap ? st->cap * 2 : 16;
-		struct tpp_state *n = realloc(st, sizeof(*st) + (size_t)ncap * sizeof(st->slots[0]));
-		if (!n)
-			return prov_errf(r, "out of memory");
-		st = n;
+		if (!(st = prov_state_grow(r, &prov_tracepoint_ops,
+		    sizeof(*st) + (size_t)st->cap * sizeof(st->slots[0]),
+		    sizeof(*st) + (size_t)ncap * sizeof(st->slots[0]))))
+			return -1;
 		st->cap = ncap;
-		prov_set_state(r, &prov_tracepoint_ops, st);
 	}
 	struct tpp_slot *sl = &st->slots[st->nslots];
 	memset(sl, 0, sizeof(*sl));
@@ -343,9 +331,8 @@ tpp_emit_claimed(struct prov_registry *r, const struct d_probe_desc *pd, d_probe
 	int n = 0;
 	if (!d.ok)
 		return 0;
-	for (uint32_t id = 1; id < prov_nprobes(r); id++) {
-		struct prov_probe *p = prov_by_id(r, id);
-		if (p->pp_ops != &prov_tracepoint_ops || !prov_field_match(d.group, p->pp_info.dp_mod) ||
+	for (struct prov_probe *p = NULL; (p = prov_next(r, &prov_tracepoint_ops, p, 0)); ) {
+		if (!prov_field_match(d.group, p->pp_info.dp_mod) ||
 		    !prov_field_match(d.event, p->pp_info.dp_name))
 			continue;
 		if (cb && tpp_report(r, p, cb, arg) < 0)
@@ -377,12 +364,11 @@ tpp_enable(struct prov_registry *r, struct smp_session *s)
 	struct tpp_state *st = prov_state(r, &prov_tracepoint_ops);
 	if (!st)
 		return 0;
-	for (uint32_t id = 1; id < prov_nprobes(r); id++) {
-		struct prov_probe *p = prov_by_id(r, id);
-		if (p->pp_ops != &prov_tracepoint_ops || !p->pp_param[1] || !prov_is_enabled(r, id))
+	for (struct prov_probe *p = NULL; (p = prov_next(r, &prov_tracepoint_ops, p, 1)); ) {
+		if (!p->pp_param[1])
 			continue;
 		struct tpp_slot *sl = &st->slots[p->pp_param[0]];
-		sl->probe = id;
+		sl->probe = p->pp_info.dp_id;
 		if (prov_tp_add(r, s, &prov_tracepoint_ops, &sl->tp, p->pp_param[0], -1, 0) < 0)
 			return -1;
 	}
@@ -409,11 +395,9 @@ tpp_claim(struct prov_registry *r, struct smp_session *s, int evidx)
 static void
 tpp_plan(struct prov_registry *r, struct tpp_state *st)
 {
-	for (uint32_t id = 1; id < prov_nprobes(r); id++) {
-		struct prov_probe *p = prov_by_id(r, id);
-		if (p->pp_ops == &prov_tracepoint_ops && p->pp_param[1] && prov_is_enabled(r, id))
-			st->slots[p->pp_param[0]].probe = id;
-	}
+	for (struct prov_probe *p = NULL; (p = prov_next(r, &prov_tracepoint_ops, p, 1)); )
+		if (p->pp_param[1])
+			st->slots[p->pp_param[0]].probe = p->pp_info.dp_id;
 	st->planned = 1;
 }
 
@@ -451,10 +435,6 @@ tpp_decode(struct prov_registry *r, const struct smp_record *rec, uint64_t cooki
 }
 
 const struct prov_ops prov_tracepoint_ops = {
-	.po_name = "tracepoint",
-	.po_list = tpp_list,
-	.po_match = tpp_match,
-	.po_enable = tpp_enable,
-	.po_claim = tpp_claim,
-	.po_decode = tpp_decode,
+	.po_name = "tracepoint", .po_list = tpp_list, .po_match = tpp_match,
+	.po_enable = tpp_enable, .po_claim = tpp_claim, .po_decode = tpp_decode,
 };

@@ -10,7 +10,7 @@
  */
 #include <netinet/in.h>
 
-#include "providers/prov_impl.h"
+#include "providers/tpbacked.h"
 
 enum { UK_SEND, UK_RECEIVE, UK_N };
 

@@ -15,7 +15,7 @@
  */
 #include <string.h>
 
-#include "providers/prov_impl.h"
+#include "providers/tpbacked.h"
 
 enum { VK_AS, VK_KERNEL, VK_PROT, VK_MAJ, VK_N };
 enum { VE_USER, VE_KERNEL, VE_MAJ, VE_N };

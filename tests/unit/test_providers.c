@@ -9,7 +9,8 @@
 #include <unistd.h>
 
 #include "pmu/pmu.h"
-#include "providers/prov_impl.h"
+#include "providers/pmcpair.h"
+#include "providers/tpbacked.h"
 #include "tests/unit/cu.h"
 
 struct collect {

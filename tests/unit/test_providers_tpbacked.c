@@ -10,7 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "providers/prov_impl.h"
+#include "providers/pmcpair.h"
+#include "providers/tpbacked.h"
 #include "tests/unit/cu.h"
 
 static struct prov_registry *

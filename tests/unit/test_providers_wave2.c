@@ -12,7 +12,8 @@
 #include <unistd.h>
 
 #include "dcore/dcore.h"
-#include "providers/prov_impl.h"
+#include "providers/pmcpair.h"
+#include "providers/tpbacked.h"
 #include "symbolizer/symbolizer.h"
 #include "tests/unit/cu.h"
 

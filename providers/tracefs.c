@@ -1,5 +1,5 @@
 /*
- * tracepoint.c — kernel tracepoint ids and field layouts from tracefs.
+ * tracefs.c — kernel tracepoint ids and field layouts from tracefs.
  *
  * The format file lists each field as
  *   field:<type> <name>[<n>];	offset:<o>;	size:<s>;	signed:<0|1>;
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "providers/prov_impl.h"
+#include "providers/tracefs.h"
 
 static const char *const prov_tracefs_roots[] = {
 	"/sys/kernel/tracing",
