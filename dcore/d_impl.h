@@ -2,6 +2,7 @@
  * d_impl.h — private interfaces of the D engine (dcore/ only).
  *
  * Pipeline and ownership:
+ *   d_mem.c      the ground floor: arenas, AST nodes, d_error (calls no stage)
  *   d_lex.c      text → tokens (struct d_lex), with D's lexical contexts
  *   d_parse.c    tokens → AST (struct d_node), declarations → types
  *   d_types.c    the type universe (struct d_type), names, scopes
@@ -47,7 +48,7 @@ struct d_arena {
 	struct d_arena_blk *da_head;
 };
 void *d_alloc(struct d_hdl *dh, size_t n);	/* zeroed; longjmps on ENOMEM */
-void *d_node_alloc(struct d_hdl *dh, size_t n);	/* AST nodes: see d_core.c */
+void *d_node_alloc(struct d_hdl *dh, size_t n);	/* AST nodes: see d_mem.c */
 char *d_strdup(struct d_hdl *dh, const char *s);
 char *d_strndup(struct d_hdl *dh, const char *s, size_t n);
 void d_arena_free(struct d_arena *a);

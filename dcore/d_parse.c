@@ -17,15 +17,6 @@
 #define TOK(lx)		((lx)->lx_tok.t_tok)
 #define LINE(lx)	((lx)->lx_tok.t_line)
 
-struct d_node *
-d_node_new(struct d_hdl *dh, int kind, int line)
-{
-	struct d_node *n = d_node_alloc(dh, sizeof(*n));
-	n->dn_kind = (uint16_t)kind;
-	n->dn_line = line;
-	return n;
-}
-
 _Noreturn static void
 d_syntax(struct d_lex *lx)
 {
