@@ -27,6 +27,8 @@ struct cli_ctx {
 	struct d_symbolizer symbolizer;
 	int replay;
 	int pmc_multiplex;
+	struct pmu_target pmu_target;	/* -x pmumodel, -x pmusmt */
+	int pmc_plan;			/* -x pmcplan */
 	pid_t child;			/* -c */
 	int child_fd;			/* write end that releases the child */
 	int done;
@@ -37,6 +39,8 @@ struct cli_ctx {
 extern volatile sig_atomic_t cli_interrupted;
 
 int cli_compile_all(struct cli_ctx *cx);
+int cli_pmu_option(const char *x, struct pmu_target *t, int *plan);
+int cli_open_pmu(const struct cli_opts *o, struct pmu_target *t, struct pmu_ctx **out);
 char *cli_replace_all(const char *s, const char *from, const char *to);
 int cli_list(struct cli_ctx *cx);
 int cli_list_descriptions_only(const struct cli_opts *o);

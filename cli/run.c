@@ -25,7 +25,7 @@ cli_own_option(struct cli_ctx *cx, const char *x)
 		cx->pmc_multiplex = 1;
 		return 1;
 	}
-	return 0;
+	return cli_pmu_option(x, &cx->pmu_target, &cx->pmc_plan);
 }
 
 /* The -o file's suffix picks a machine-readable format, as -x oformat does. */
@@ -247,11 +247,13 @@ cli_setup(struct cli_ctx *cx)
 	}
 	if (cli_apply_options(cx) < 0)
 		return -1;
-	cx->pmu = pmu_open(NULL, NULL, &err);	/* optional: only pmc needs it */
+	if (cli_open_pmu(o, &cx->pmu_target, &cx->pmu) < 0)
+		return -1;
 	cx->sym = sym_open(&err);
 	struct prov_config pc = {
 		.pmu = cx->pmu, .sym = cx->sym, .replay = cx->replay,
 		.pmc_multiplex = cx->pmc_multiplex, .want_callchains = 1,
+		.check_only = o->compile_only || o->list,
 	};
 	if (!(cx->reg = prov_open(&pc, &err))) {
 		fprintf(stderr, "%s: %s\n", o->progname, strerror(-err));
@@ -300,6 +302,7 @@ cli_run(struct cli_opts *o)
 	memset(&cx, 0, sizeof(cx));
 	cx.opts = o;
 	cx.child_fd = -1;
+	cx.pmu_target.smt = -1;
 	int rc = 1;
 	if (cli_setup(&cx) < 0)
 		goto out;
@@ -314,6 +317,8 @@ cli_run(struct cli_opts *o)
 	if (o->npids)
 		d_set_target(cx.dh, o->pids[0]);
 	if (o->nprogs && !(o->list && cli_list_descriptions_only(o)) && cli_compile_all(&cx) < 0)
+		goto out;
+	if (cx.pmc_plan && cx.pmu && pmu_plan_report(cx.pmu, stdout) < 0)
 		goto out;
 	if (o->list) {
 		rc = cli_list(&cx);

@@ -28,9 +28,21 @@ struct hwdb_alias {
 	const char *ha_where;
 };
 
+/* An event the vendor allows only on some general-purpose counters. */
+struct hwdb_constraint {
+	const char *hc_budget;		/* budget id */
+	unsigned long long hc_config;	/* raw config bits that name the event */
+	unsigned long long hc_mask;	/* which bits of the config to compare */
+	unsigned long long hc_counters;	/* allowed counters, bit i = counter i */
+	const char *hc_source;
+	const char *hc_where;
+};
+
 extern const struct hwdb_budget hwdb_budgets[];
 extern const int hwdb_nbudgets;
 extern const struct hwdb_alias hwdb_aliases[];
 extern const int hwdb_naliases;
+extern const struct hwdb_constraint hwdb_constraints[];
+extern const int hwdb_nconstraints;
 
 #endif

@@ -1,8 +1,8 @@
 #!/bin/sh
 # hwdb_gen.sh — turn the hwdb/ text files into C tables (see pmu/hwdb.h).
 # Usage: sh pmu/hwdb_gen.sh hwdb/*.txt > hwdb_data.c
-# Entries are "budget ..." and "alias ..." lines (formats at the top of
-# hwdb/budgets.txt and hwdb/aliases.txt).  An entry without a "# source"
+# Entries are "budget ...", "alias ..." and "constraint ..." lines (formats
+# at the top of hwdb/budgets.txt, hwdb/aliases.txt, hwdb/constraints.txt).  An entry without a "# source"
 # comment, or with malformed fields, stops generation with file:line.
 [ $# -gt 0 ] || { echo "usage: hwdb_gen.sh hwdb/*.txt" >&2; exit 2; }
 exec awk '
@@ -46,12 +46,35 @@ function alias(body,   f, n, fixed) {
 	A[na++] = sprintf("\t{ %s, %s, %s, %d, %s, %s },", cstr(f[2]), cstr(f[3]),
 	    cstr(f[4]), fixed, cstr(src), cstr(FILENAME ":" FNR))
 }
+# "1", "0-3", "0,2": the counters as a bit mask (awk has no shifts).
+function counters(spec,   parts, np, k, lo, hi, j, m, bit) {
+	m = 0
+	np = split(spec, parts, ",")
+	for (k = 1; k <= np; k++) {
+		if (parts[k] ~ /^[0-9]+$/) { lo = parts[k] + 0; hi = lo }
+		else if (parts[k] ~ /^[0-9]+-[0-9]+$/) { split(parts[k], r, "-"); lo = r[1] + 0; hi = r[2] + 0 }
+		else die("bad counter list \"" spec "\" (want 1, 0-3 or 0,2)")
+		if (hi > 31 || lo > hi) die("counter list \"" spec "\" out of range")
+		for (j = lo; j <= hi; j++) { bit = 2 ^ j; if (int(m / bit) % 2 == 0) m += bit }
+	}
+	return m
+}
+function constraint(body,   f, n, cfg, msk) {
+	n = split(body, f, /[ \t]+/)
+	if (n != 4) die("constraint needs ID CONFIG[/MASK] COUNTERS")
+	cfg = f[3]; msk = "0xffff"
+	if (index(cfg, "/")) { msk = substr(cfg, index(cfg, "/") + 1); cfg = substr(cfg, 1, index(cfg, "/") - 1) }
+	if (cfg !~ /^0x[0-9a-fA-F]+$/ || msk !~ /^0x[0-9a-fA-F]+$/) die("CONFIG and MASK are hex (0x01c0/0xffff)")
+	C[nc++] = sprintf("\t{ %s, %sULL, %sULL, %dULL, %s, %s },", cstr(f[2]), cfg, msk,
+	    counters(f[4]), cstr(src), cstr(FILENAME ":" FNR))
+}
 /^[ \t]*(#|$)/ { next }
 {
 	body = split_source($0)
 	if (body ~ /^budget[ \t]/) budget(body)
 	else if (body ~ /^alias[ \t]/) alias(body)
-	else die("unknown entry kind (want budget or alias)")
+	else if (body ~ /^constraint[ \t]/) constraint(body)
+	else die("unknown entry kind (want budget, alias or constraint)")
 }
 END {
 	if (bad) exit 1
@@ -69,5 +92,11 @@ END {
 	print "\t{ 0, 0, 0, 0, 0, 0 }"
 	print "};"
 	print "const int hwdb_naliases = " na ";"
+	print ""
+	print "const struct hwdb_constraint hwdb_constraints[] = {"
+	for (i = 0; i < nc; i++) print C[i]
+	print "\t{ 0, 0, 0, 0, 0, 0 }"
+	print "};"
+	print "const int hwdb_nconstraints = " nc ";"
 }
 ' "$@"

@@ -32,6 +32,9 @@ struct pmu_counter {
 	int fixed_capable;		/* 0 GP only, 1 may use a fixed counter,
 					   2 fixed counter only (*fixed aliases,
 					   Intel pseudo-events like ref-cycles) */
+	uint64_t gp_mask;		/* general-purpose counters it may use
+					   (bit i = counter i), 0 = any */
+	const char *gp_src;		/* where that restriction is from */
 	uint64_t default_period;	/* for a bare pmc:::name */
 	const char *source;		/* "alias", "generic", "libpfm4", "sysfs", "raw" */
 };
@@ -55,6 +58,28 @@ struct pmu_plan {
 typedef void (*pmu_log_fn)(void *arg, const char *msg);
 
 struct pmu_ctx *pmu_open(pmu_log_fn log, void *arg, int *errp);
+
+/*
+ * The machine to plan for when it is not this one (-x pmumodel): a hwdb
+ * model (skl, icl, zen4, adl, neoverse_n1, ...: hwdb/budgets.txt ids and
+ * model= names) or a libpfm4 PMU name (amd64_fam19h_zen4).  Names resolve
+ * with that model's libpfm4 table (when libpfm4 has one) and plans use its
+ * budget; nothing of this machine's PMU is used.  model NULL means
+ * LIBPFM_FORCE_PMU when set, else this machine.  smt: 1 on, 0 off, -1 on
+ * (where hyper-threads split the counters, the smaller budget).
+ * -EINVAL when neither hwdb nor libpfm4 knows the model.
+ */
+struct pmu_target {
+	const char *model;
+	int smt;
+};
+struct pmu_ctx *pmu_open_target(const struct pmu_target *t, pmu_log_fn log, void *arg,
+    int *errp);
+/* 1 when planning for a named model rather than this machine. */
+int pmu_simulated(const struct pmu_ctx *p);
+/* The models -x pmumodel takes (hwdb/budgets.txt), one per line: id,
+ * names, budget, the libpfm4 table that names its events ("-": none). */
+int pmu_models_report(struct pmu_ctx *p, FILE *out);
 void pmu_close(struct pmu_ctx *p);
 
 int pmu_resolve(struct pmu_ctx *p, const char *name, struct pmu_counter *out,
@@ -67,6 +92,19 @@ int pmu_resolve(struct pmu_ctx *p, const char *name, struct pmu_counter *out,
  */
 int pmu_plan(struct pmu_ctx *p, const struct pmu_counter *c, int n, int flags,
     struct pmu_plan *out, char *err, size_t errlen);
+/*
+ * pmu_plan, remembering the set under label ("sched::pmc:off-cpu-*, read
+ * together at each switch") for pmu_plan_report.  A set is known by its
+ * array c: planning the same array again replaces it.
+ */
+int pmu_plan_as(struct pmu_ctx *p, const char *label, const struct pmu_counter *c,
+    int n, int flags, struct pmu_plan *out, char *err, size_t errlen);
+/*
+ * -x pmcplan: per set, which counter sits on which fixed or general-purpose
+ * register of each core type, and whether all sets at once would need the
+ * kernel to multiplex.  Returns 0, or -errno on a write error.
+ */
+int pmu_plan_report(struct pmu_ctx *p, FILE *out);
 
 /*
  * Hybrid CPUs (Intel P+E cores) have one kernel PMU per core type, and a
@@ -81,6 +119,15 @@ int pmu_plan(struct pmu_ctx *p, const struct pmu_counter *c, int n, int flags,
 int pmu_core_pmus(struct pmu_ctx *p, uint32_t *types, int max);
 void pmu_attr_for_pmu(const struct perf_event_attr *in, uint32_t pmu_type,
     struct perf_event_attr *out);
+
+/*
+ * Whether counter c may be used: 0 for a software counter, a hardware one
+ * this machine can open, or any counter when check_only (-e, -l) plans for
+ * a named model; else -ENODEV and the pmu_explain_unavailable() message,
+ * or, for a named model outside check_only, why it cannot count here.
+ */
+int pmu_check_hw(struct pmu_ctx *p, const struct pmu_counter *c, int check_only,
+    char *err, size_t errlen);
 
 /* Whether a hardware counter can be opened here at all (1/0, cached). */
 int pmu_hw_available(struct pmu_ctx *p);

@@ -70,6 +70,29 @@ pmu_read_line(const char *path, char *buf, size_t len)
 	return 0;
 }
 
+/*
+ * libpfm4 reads LIBPFM_FORCE_PMU only in pfm_initialize(), so the model
+ * asked for is put there for that call and the caller's environment is
+ * restored after it.  force "" means this machine's own PMU.
+ */
+static int
+pmu_pfm_init_as(const char *force)
+{
+	const char *env = getenv("LIBPFM_FORCE_PMU");
+	char *saved = env ? strdup(env) : NULL;
+	if (force[0])
+		setenv("LIBPFM_FORCE_PMU", force, 1);
+	else
+		unsetenv("LIBPFM_FORCE_PMU");
+	int rc = pfm_initialize();
+	if (saved)
+		setenv("LIBPFM_FORCE_PMU", saved, 1);
+	else
+		unsetenv("LIBPFM_FORCE_PMU");
+	free(saved);
+	return rc;
+}
+
 static int
 pmu_pfm_start(const char *force)
 {
@@ -79,7 +102,7 @@ pmu_pfm_start(const char *force)
 		pmu_pfm.rc = PFM_ERR_NOINIT;
 	}
 	if (pmu_pfm.rc != PFM_SUCCESS) {
-		pmu_pfm.rc = pfm_initialize();
+		pmu_pfm.rc = pmu_pfm_init_as(force);
 		snprintf(pmu_pfm.force, sizeof(pmu_pfm.force), "%s", force);
 	}
 	pmu_pfm.users++;
@@ -135,22 +158,64 @@ pmu_hwdb_find(const char *id)
 	return NULL;
 }
 
+/* Whether hwdb MATCH string m has the token key ("pfm=skl"). */
+static int
+pmu_match_has(const char *m, const char *key)
+{
+	size_t kl = strlen(key);
+	while (*m) {
+		size_t tl = strcspn(m, " ");
+		if (tl == kl && strncasecmp(m, key, kl) == 0)
+			return 1;
+		m += tl;
+		m += strspn(m, " ");
+	}
+	return 0;
+}
+
 /* The hwdb entry one of whose MATCH tokens equals key ("pfm=skl"). */
 static const struct hwdb_budget *
 pmu_hwdb_match(const char *key)
 {
-	size_t kl = strlen(key);
-	for (int i = 0; i < hwdb_nbudgets; i++) {
-		const char *m = hwdb_budgets[i].hb_match;
-		while (*m) {
-			size_t tl = strcspn(m, " ");
-			if (tl == kl && strncasecmp(m, key, kl) == 0)
-				return &hwdb_budgets[i];
-			m += tl;
-			m += strspn(m, " ");
-		}
-	}
+	for (int i = 0; i < hwdb_nbudgets; i++)
+		if (pmu_match_has(hwdb_budgets[i].hb_match, key))
+			return &hwdb_budgets[i];
 	return NULL;
+}
+
+/*
+ * The hwdb entries a model name stands for: its id, or a pfm= or model=
+ * token.  A hybrid's model= names both core types (P-core first, as
+ * hwdb/budgets.txt lists them).  Returns how many (0-2).
+ */
+int
+pmu_model_entries(const char *model, const struct hwdb_budget *out[2])
+{
+	char pfm[80], mod[80];
+	int n = 0;
+	snprintf(pfm, sizeof(pfm), "pfm=%s", model);
+	snprintf(mod, sizeof(mod), "model=%s", model);
+	for (int i = 0; i < hwdb_nbudgets && n < 2; i++) {
+		const struct hwdb_budget *hb = &hwdb_budgets[i];
+		if (strcasecmp(hb->hb_id, model) == 0 || pmu_match_has(hb->hb_match, pfm) ||
+		    pmu_match_has(hb->hb_match, mod))
+			out[n++] = hb;
+	}
+	return n;
+}
+
+/* The libpfm4 PMU to force for a model: its own name when that is a pfm=
+ * token or no hwdb entry names it, else the entry's first pfm= token. */
+static void
+pmu_model_pfm(const char *model, const struct hwdb_budget *hb, char *out, size_t len)
+{
+	char key[80];
+	snprintf(key, sizeof(key), "pfm=%s", model);
+	const char *t = hb ? strstr(hb->hb_match, "pfm=") : NULL;
+	if (!hb || pmu_match_has(hb->hb_match, key) || !t)
+		snprintf(out, len, "%s", model);
+	else
+		snprintf(out, len, "%.*s", (int)strcspn(t + 4, " "), t + 4);
 }
 
 /*
@@ -302,39 +367,40 @@ pmu_budget_sysfs(const char *pmu, struct pmu_budget *b)
 	}
 }
 
-/* Which hwdb entry describes the host; on a hybrid, the smaller core type. */
-static const struct hwdb_budget *
-pmu_host_entry(struct pmu_ctx *p, const char *kpmu)
+/* The hwdb entries that describe the host: both core types on a hybrid
+ * (P-core first), else one.  Returns how many. */
+static int
+pmu_host_entries(struct pmu_ctx *p, const char *kpmu, const struct hwdb_budget *hb[2])
 {
 	char key[96], path[256], val[64];
-	const struct hwdb_budget *hb = NULL;
 
+	hb[0] = hb[1] = NULL;
 	if (kpmu && strcmp(kpmu, "cpu_core") == 0) {
-		const struct hwdb_budget *pc = pmu_hwdb_match("dev=cpu_core");
-		const struct hwdb_budget *ec = NULL;
-		if (access(PMU_SYSFS_ROOT "/cpu_atom", F_OK) == 0)
-			ec = pmu_hwdb_match("dev=cpu_atom");
-		if (pc && ec)
-			return ec->hb_gp_smt < pc->hb_gp_smt ? ec : pc;
-		return pc ? pc : ec;
+		int n = 0;
+		if ((hb[n] = pmu_hwdb_match("dev=cpu_core")) != NULL)
+			n++;
+		if (access(PMU_SYSFS_ROOT "/cpu_atom", F_OK) == 0 &&
+		    (hb[n] = pmu_hwdb_match("dev=cpu_atom")) != NULL)
+			n++;
+		return n;
 	}
 	if (kpmu) {
 		snprintf(path, sizeof(path), PMU_SYSFS_ROOT "/%s/caps/pmu_name", kpmu);
 		if (pmu_read_line(path, val, sizeof(val)) == 0) {
 			snprintf(key, sizeof(key), "caps=%s", val);
-			hb = pmu_hwdb_match(key);
+			hb[0] = pmu_hwdb_match(key);
 		}
 	}
-	if (!hb) {
+	if (!hb[0]) {
 		pmu_arm_part_key(key, sizeof(key));
 		if (key[0])
-			hb = pmu_hwdb_match(key);
+			hb[0] = pmu_hwdb_match(key);
 	}
-	if (!hb && p->pc_pfm_pmu[0]) {
+	if (!hb[0] && p->pc_pfm_pmu[0]) {
 		snprintf(key, sizeof(key), "pfm=%s", p->pc_pfm_pmu);
-		hb = pmu_hwdb_match(key);
+		hb[0] = pmu_hwdb_match(key);
 	}
-	return hb;
+	return hb[0] != NULL;
 }
 
 static int
@@ -361,7 +427,7 @@ pmu_guess_vendor(const struct pmu_ctx *p, struct pmu_budget *b)
 	char line[256], vendor[64] = "";
 	FILE *f;
 
-	if (p->pc_force[0]) {
+	if (p->pc_simulated) {
 		snprintf(vendor, sizeof(vendor), "%.*s", (int)strcspn(p->pc_pfm_desc, " "),
 		    p->pc_pfm_desc);
 	} else if ((f = fopen("/proc/cpuinfo", "re")) != NULL) {
@@ -378,30 +444,16 @@ pmu_guess_vendor(const struct pmu_ctx *p, struct pmu_budget *b)
 			snprintf(b->pb_vendor, sizeof(b->pb_vendor), "%s", map[i][1]);
 }
 
+/* No hwdb entry: libpfm4's figures, the vendor's architectural fixed
+ * counters. */
 static void
-pmu_budget_build(struct pmu_ctx *p)
+pmu_budget_from_pfm(struct pmu_ctx *p, int smt, struct pmu_budget *b)
 {
-	struct pmu_budget *b = &p->pc_budget;
-	char kbuf[64], key[96];
-	const char *kpmu = p->pc_force[0] ? NULL : pmu_kernel_core_pmu(kbuf, sizeof(kbuf));
-	const struct hwdb_budget *hb;
-	int smt = pmu_read_int("/sys/devices/system/cpu/smt/active", 1) != 0;
-
-	if (p->pc_force[0]) {
-		snprintf(key, sizeof(key), "pfm=%s", p->pc_force);
-		hb = pmu_hwdb_match(key);
-	} else {
-		hb = pmu_host_entry(p, kpmu);
-	}
-	if (hb) {
-		pmu_budget_from_hwdb(hb, smt, b);
-	} else {
-		memset(b, 0, sizeof(*b));
-		b->pb_smt = smt;
-		snprintf(b->pb_name, sizeof(b->pb_name), "%s",
-		    p->pc_pfm_desc[0] ? p->pc_pfm_desc : "unknown CPU");
-	}
-	if (!hb && p->pc_pfm_pmu[0]) {
+	memset(b, 0, sizeof(*b));
+	b->pb_smt = smt;
+	snprintf(b->pb_name, sizeof(b->pb_name), "%s",
+	    p->pc_pfm_desc[0] ? p->pc_pfm_desc : "unknown CPU");
+	if (p->pc_pfm_pmu[0]) {
 		b->pb_known = 1;
 		b->pb_gp = p->pc_pfm_gp;
 		b->pb_fixed = p->pc_pfm_fixed < PMU_MAX_FIXED ? p->pc_pfm_fixed : PMU_MAX_FIXED;
@@ -409,25 +461,91 @@ pmu_budget_build(struct pmu_ctx *p)
 		    "libpfm4 pfm_get_pmu_info(%s)", p->pc_pfm_pmu);
 		snprintf(b->pb_fixed_src, sizeof(b->pb_fixed_src), "%s", b->pb_gp_src);
 	}
-	if (!hb)
-		pmu_guess_vendor(p, b);
+	pmu_guess_vendor(p, b);
 	/* Intel's fixed counters 0-2 are architectural (SDM Vol. 3B). */
-	if (!hb && b->pb_fixed >= 3 && strcmp(b->pb_vendor, "intel") == 0)
+	if (b->pb_fixed >= 3 && strcmp(b->pb_vendor, "intel") == 0)
 		pmu_parse_fixed("0x00c0/instructions 0x003c/cycles 0x0300/ref-cycles", b);
-	/* On a hybrid the budget is the E-core's when that is the smaller. */
-	if (kpmu && hb && strstr(hb->hb_match, "dev=cpu_atom"))
-		kpmu = "cpu_atom";
-	if (kpmu)
-		pmu_budget_sysfs(kpmu, b);
-	/* The hard-lockup detector is a pinned cycles event on every CPU. */
-	b->pb_watchdog = pmu_read_int("/proc/sys/kernel/nmi_watchdog", 0) > 0;
+}
+
+static void
+pmu_budget_log(struct pmu_ctx *p, const struct pmu_budget *b)
+{
 	pmu_logf(p, "pmu: %s: %d general-purpose (%s) + %d fixed counters%s",
 	    b->pb_name, b->pb_gp, b->pb_known ? b->pb_gp_src : "no source",
 	    b->pb_fixed, b->pb_watchdog ? ", NMI watchdog on" : "");
 }
 
+/*
+ * A named model's budget is the hwdb's (libpfm4's when hwdb lacks it),
+ * with the SMT setting given (on when unsaid: the smaller budget where
+ * hyper-threads split the counters) and no NMI watchdog: nothing of this
+ * machine's counts.  The host's comes from hwdb, then the kernel's caps.
+ */
+static void
+pmu_budget_build(struct pmu_ctx *p, int smt_opt)
+{
+	char kbuf[64];
+	const struct hwdb_budget *hb[2] = { NULL, NULL };
+	const char *kpmu = NULL;
+	int nhb, smt;
+
+	if (p->pc_simulated) {
+		nhb = pmu_model_entries(p->pc_model, hb);
+		smt = smt_opt != 0;
+	} else {
+		kpmu = pmu_kernel_core_pmu(kbuf, sizeof(kbuf));
+		nhb = pmu_host_entries(p, kpmu, hb);
+		smt = pmu_read_int("/sys/devices/system/cpu/smt/active", 1) != 0;
+	}
+	if (nhb > 0)
+		pmu_budget_from_hwdb(hb[0], smt, &p->pc_budget);
+	else
+		pmu_budget_from_pfm(p, smt, &p->pc_budget);
+	p->pc_nbudgets = 1;
+	if (nhb == 2) {
+		pmu_budget_from_hwdb(hb[1], smt, &p->pc_budget2);
+		p->pc_nbudgets = 2;
+	}
+	if (kpmu)
+		pmu_budget_sysfs(kpmu, &p->pc_budget);
+	if (kpmu && nhb == 2)
+		pmu_budget_sysfs("cpu_atom", &p->pc_budget2);
+	/* The hard-lockup detector is a pinned cycles event on every CPU. */
+	if (!p->pc_simulated)
+		p->pc_budget.pb_watchdog = p->pc_budget2.pb_watchdog =
+		    pmu_read_int("/proc/sys/kernel/nmi_watchdog", 0) > 0;
+	pmu_budget_log(p, &p->pc_budget);
+	if (p->pc_nbudgets == 2)
+		pmu_budget_log(p, &p->pc_budget2);
+}
+
+/* Which model a context plans for, and the libpfm4 PMU to force for it. */
+static int
+pmu_pick_model(struct pmu_ctx *p, const struct pmu_target *t)
+{
+	const char *env = getenv("LIBPFM_FORCE_PMU");
+	const char *model = t && t->model && t->model[0] ? t->model : env;
+	const struct hwdb_budget *hb[2];
+
+	if (!model || !model[0])
+		return 0;
+	if (strlen(model) >= sizeof(p->pc_model) - 8 || strpbrk(model, " =/"))
+		return -EINVAL;
+	snprintf(p->pc_model, sizeof(p->pc_model), "%s", model);
+	p->pc_simulated = 1;
+	int n = pmu_model_entries(model, hb);
+	pmu_model_pfm(model, n ? hb[0] : NULL, p->pc_force, sizeof(p->pc_force));
+	return n;
+}
+
 struct pmu_ctx *
 pmu_open(pmu_log_fn log, void *arg, int *errp)
+{
+	return pmu_open_target(NULL, log, arg, errp);
+}
+
+struct pmu_ctx *
+pmu_open_target(const struct pmu_target *t, pmu_log_fn log, void *arg, int *errp)
 {
 	struct pmu_ctx *p = calloc(1, sizeof(*p));
 	if (!p) {
@@ -438,29 +556,84 @@ pmu_open(pmu_log_fn log, void *arg, int *errp)
 	p->pc_log = log;
 	p->pc_log_arg = arg;
 	p->pc_hw_state = -1;
-	const char *force = getenv("LIBPFM_FORCE_PMU");
-	snprintf(p->pc_force, sizeof(p->pc_force), "%s", force ? force : "");
-
-	int rc = pmu_pfm_start(p->pc_force);
-	p->pc_pfm_ok = rc == PFM_SUCCESS;
+	int nhb = pmu_pick_model(p, t);
+	int rc = nhb < 0 ? PFM_ERR_NOINIT : pmu_pfm_start(p->pc_force);
+	p->pc_pfm_started = nhb >= 0;
+	p->pc_pfm_ok = nhb >= 0 && rc == PFM_SUCCESS;
 	if (p->pc_pfm_ok)
 		pmu_pick_pfm_core(p);
-	else
+	else if (nhb >= 0)
 		pmu_logf(p, "pmu: libpfm4 did not start: %s", pfm_strerror(rc));
-	if (p->pc_force[0] && !p->pc_pfm_pmu[0]) {
-		/* A forced model libpfm4 does not know would silently be the host. */
-		pmu_logf(p, "pmu: LIBPFM_FORCE_PMU=%s is not a libpfm4 core PMU", p->pc_force);
+	if (nhb < 0 || (p->pc_simulated && !p->pc_pfm_pmu[0] && nhb == 0)) {
+		/* A model neither hwdb nor libpfm4 knows would silently be the host. */
+		pmu_logf(p, "pmu: %s is not a model hwdb/budgets.txt or this libpfm4 knows "
+		    "(pmctrace --hw -x pmumodel=list lists them)", p->pc_model);
 		pmu_close(p);
 		if (errp)
 			*errp = -EINVAL;
 		return NULL;
 	}
-	if (p->pc_force[0])
-		pmu_logf(p, "pmu: LIBPFM_FORCE_PMU=%s: simulating %s", p->pc_force, p->pc_pfm_desc);
-	pmu_budget_build(p);
+	if (p->pc_simulated)
+		pmu_logf(p, "pmu: planning for %s (%s)", p->pc_model, p->pc_pfm_pmu[0] ?
+		    p->pc_pfm_desc : "libpfm4 has no event table for it");
+	pmu_budget_build(p, t ? t->smt : -1);
 	if (errp)
 		*errp = 0;
 	return p;
+}
+
+/* Whether this libpfm4 has a PMU table named in hwdb MATCH string m. */
+static const char *
+pmu_pfm_table_of(const char *m, char *buf, size_t len)
+{
+	for (int i = PFM_PMU_NONE; i < PFM_PMU_MAX; i++) {
+		pfm_pmu_info_t pi;
+		char key[80];
+		memset(&pi, 0, sizeof(pi));
+		pi.size = sizeof(pi);
+		if (pfm_get_pmu_info((pfm_pmu_t)i, &pi) != PFM_SUCCESS || pi.type != PFM_PMU_TYPE_CORE)
+			continue;
+		snprintf(key, sizeof(key), "pfm=%s", pi.name);
+		if (pmu_match_has(m, key)) {
+			snprintf(buf, len, "%s", pi.name);
+			return buf;
+		}
+	}
+	return NULL;
+}
+
+int
+pmu_models_report(struct pmu_ctx *p, FILE *out)
+{
+	char pfm[64];
+	if (!p || !out)
+		return -EINVAL;
+	fprintf(out, "%-8s %-30s %4s %6s %5s  %-18s %s\n", "MODEL", "NAMES", "GP", "GP_SMT",
+	    "FIXED", "LIBPFM4", "NAME");
+	for (int i = 0; i < hwdb_nbudgets; i++) {
+		const struct hwdb_budget *hb = &hwdb_budgets[i];
+		char names[160] = "";
+		size_t o = 0;
+		for (const char *m = hb->hb_match; *m && o + 2 < sizeof(names);) {
+			size_t tl = strcspn(m, " ");
+			if ((strncmp(m, "pfm=", 4) == 0 || strncmp(m, "model=", 6) == 0))
+				o += (size_t)snprintf(names + o, sizeof(names) - o, "%s%.*s",
+				    o ? "," : "", (int)(tl - (size_t)(strchr(m, '=') + 1 - m)),
+				    strchr(m, '=') + 1);
+			m += tl;
+			m += strspn(m, " ");
+		}
+		const char *t = p->pc_pfm_started ? pmu_pfm_table_of(hb->hb_match, pfm, sizeof(pfm)) : NULL;
+		fprintf(out, "%-8s %-30s %4d %6d %5d  %-18s %s\n", hb->hb_id, names[0] ? names : "-",
+		    hb->hb_gp, hb->hb_gp_smt, hb->hb_fixed, t ? t : "-", hb->hb_name);
+	}
+	return ferror(out) ? -EIO : 0;
+}
+
+int
+pmu_simulated(const struct pmu_ctx *p)
+{
+	return p && p->pc_simulated;
 }
 
 void
@@ -469,6 +642,8 @@ pmu_close(struct pmu_ctx *p)
 	if (!p)
 		return;
 	pmu_names_free(p);
-	pmu_pfm_stop();
+	pmu_plan_sets_free(p);
+	if (p->pc_pfm_started)
+		pmu_pfm_stop();
 	free(p);
 }

@@ -31,15 +31,31 @@ struct pmu_budget {
 	char pb_fixed_src[384];
 };
 
+/* The counters of one probe group as last planned (-x pmcplan). */
+struct pmu_planset {
+	const void *ps_key;		/* the caller's array: one set per array */
+	char ps_label[96];
+	int ps_n;
+	int ps_flags;
+	struct pmu_counter *ps_c;
+};
+
 struct pmu_ctx {
 	pmu_log_fn pc_log;
 	void *pc_log_arg;
-	char pc_force[64];		/* LIBPFM_FORCE_PMU or "" */
+	char pc_force[64];		/* the libpfm4 PMU forced on libpfm4, or "" */
+	char pc_model[64];		/* the machine planned for, "" = this one */
+	int pc_simulated;		/* a model named: nothing of the host's PMU counts */
+	int pc_pfm_started;		/* holds a libpfm4 user reference */
 	int pc_pfm_ok;			/* libpfm4 initialised */
 	char pc_pfm_pmu[64];		/* libpfm4's core PMU ("icl") or "" */
 	char pc_pfm_desc[96];
 	int pc_pfm_gp, pc_pfm_fixed;	/* pfm_get_pmu_info figures */
-	struct pmu_budget pc_budget;
+	struct pmu_budget pc_budget;	/* the (first) core type */
+	struct pmu_budget pc_budget2;	/* a hybrid's second core type */
+	int pc_nbudgets;		/* 2 on a hybrid */
+	struct pmu_planset pc_sets[16];
+	int pc_nsets;
 	int pc_hw_state;		/* -1 not probed, 0 no, 1 yes */
 	int pc_hw_errno;		/* why the probe failed */
 	char **pc_names;		/* suggestion candidates, built lazily */
@@ -53,6 +69,7 @@ int pmu_read_line(const char *path, char *buf, size_t len);
 const struct hwdb_budget *pmu_hwdb_find(const char *id);
 void pmu_budget_from_hwdb(const struct hwdb_budget *hb, int smt,
     struct pmu_budget *b);
+int pmu_model_entries(const char *model, const struct hwdb_budget *out[2]);
 const char *pmu_kernel_core_pmu(char *buf, size_t len);
 
 /* pmu_plan.c */
@@ -60,6 +77,13 @@ int pmu_plan_budget(const struct pmu_budget *b, const struct pmu_counter *c,
     int n, int flags, struct pmu_plan *out, char *err, size_t errlen);
 int pmu_fixed_slot(const struct pmu_budget *b, const struct pmu_counter *c);
 int pmu_fixed_only(const struct pmu_budget *b, const struct pmu_counter *c);
+/* Where each of c[0..n) sits on b ("fixed 0", "general-purpose 2",
+ * "software", "no register"), what it uses; 1 when all fit. */
+int pmu_plan_places(const struct pmu_budget *b, const struct pmu_counter *c, int n,
+    char (*where)[24], int *gp_used, int *fixed_used);
+
+/* pmu_planset.c */
+void pmu_plan_sets_free(struct pmu_ctx *p);
 
 /* pmu_names.c */
 const struct hwdb_alias *pmu_alias_find(const struct pmu_ctx *p,

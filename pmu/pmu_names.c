@@ -214,7 +214,7 @@ pmu_resolve_raw(const char *name, struct pmu_counter *out)
 static int
 pmu_pfm_pmu_prefix(const struct pmu_ctx *p, const char *name, size_t len)
 {
-	if (p->pc_force[0])
+	if (p->pc_simulated)
 		return strlen(p->pc_pfm_pmu) == len && strncasecmp(p->pc_pfm_pmu, name, len) == 0;
 	for (int i = PFM_PMU_NONE; i < PFM_PMU_MAX; i++) {
 		pfm_pmu_info_t pi;
@@ -321,12 +321,13 @@ pmu_resolve_pfm(struct pmu_ctx *p, const char *name, struct pmu_counter *out,
 	char spelled[256];
 	char *fstr = NULL;
 
-	if (!p->pc_pfm_ok)
+	/* a named model libpfm4 has no table for must not get the host's */
+	if (!p->pc_pfm_ok || (p->pc_simulated && !p->pc_pfm_pmu[0]))
 		return -ENOENT;
 	int given = pmu_pfm_spelling(p, name, spelled, sizeof(spelled));
 	int rc = pmu_pfm_encode(spelled, &out->attr, &fstr);
 	/* Not the core PMU's: another PMU of the host's (uncore, perf::) may know it. */
-	if (rc == PFM_ERR_NOTFOUND && !given && !p->pc_force[0]) {
+	if (rc == PFM_ERR_NOTFOUND && !given && !p->pc_simulated) {
 		free(fstr);
 		pmu_pfm_spelling(p, name, spelled, sizeof(spelled));
 		snprintf(spelled, sizeof(spelled), "%s", strstr(spelled, "::") ?
@@ -649,7 +650,8 @@ pmu_unknown(struct pmu_ctx *p, const char *name, char *err, size_t errlen)
 	if (nb == 0)
 		pmu_set_err(err, errlen, "unknown counter \"%s\" (not a friendly alias, a perf "
 		    "generic name, a libpfm4 event of %s, or a raw code r<hex>)", name,
-		    p->pc_pfm_pmu[0] ? p->pc_pfm_pmu : "this CPU");
+		    p->pc_pfm_pmu[0] ? p->pc_pfm_pmu : p->pc_simulated ? p->pc_budget.pb_name :
+		    "this CPU");
 	else if (nb == 1)
 		pmu_set_err(err, errlen, "unknown counter \"%s\"; did you mean %s?", name, best[0]);
 	else if (nb == 2)
@@ -658,6 +660,10 @@ pmu_unknown(struct pmu_ctx *p, const char *name, char *err, size_t errlen)
 	else
 		pmu_set_err(err, errlen, "unknown counter \"%s\"; did you mean %s, %s or %s?",
 		    name, best[0], best[1], best[2]);
+	size_t l = err && errlen ? strlen(err) : 0;
+	if (l && p->pc_simulated && !p->pc_pfm_pmu[0])
+		snprintf(err + l, errlen - l, " (this libpfm4 has no event table for %s: name "
+		    "its events by raw code r<hex>, perf or friendly names)", p->pc_budget.pb_name);
 }
 
 /* ---- the result ----------------------------------------------------- */
@@ -673,6 +679,24 @@ pmu_is_cycle_like(const struct pmu_counter *c)
 	return c->fixed_capable != 0;
 }
 
+/* hwdb/constraints.txt: the general-purpose counters the model allows. */
+static void
+pmu_apply_constraint(const struct pmu_ctx *p, struct pmu_counter *c)
+{
+	const struct hwdb_budget *hb = p->pc_budget.pb_hw;
+	if (!hb || c->attr.type != PERF_TYPE_RAW)
+		return;
+	for (int i = 0; i < hwdb_nconstraints; i++) {
+		const struct hwdb_constraint *k = &hwdb_constraints[i];
+		if (strcmp(k->hc_budget, hb->hb_id) != 0 ||
+		    (c->attr.config & k->hc_mask) != (k->hc_config & k->hc_mask))
+			continue;
+		c->gp_mask = k->hc_counters;
+		c->gp_src = k->hc_where;
+		return;
+	}
+}
+
 static void
 pmu_finish(struct pmu_ctx *p, struct pmu_counter *c)
 {
@@ -686,6 +710,8 @@ pmu_finish(struct pmu_ctx *p, struct pmu_counter *c)
 		else if (pmu_fixed_slot(&p->pc_budget, c) >= 0)
 			c->fixed_capable = 1;
 	}
+	if (c->is_hardware)
+		pmu_apply_constraint(p, c);
 	if (c->attr.type == PERF_TYPE_SOFTWARE)
 		c->default_period = c->attr.config == PERF_COUNT_SW_CPU_CLOCK ||
 		    c->attr.config == PERF_COUNT_SW_TASK_CLOCK ? PMU_PERIOD_CLOCK_NS : 1;

@@ -23,10 +23,8 @@ prov_counter_resolve(struct prov_registry *r, const char *name, struct pmu_count
 	char err[512];
 	if (!pmu || pmu_resolve(pmu, name, c, err, sizeof(err)) < 0)
 		return prov_errf(r, "%s", pmu ? err : "the PMU layer is not available");
-	if (c->is_hardware && !pmu_hw_available(pmu)) {
-		pmu_explain_unavailable(pmu, name, err, sizeof(err));
+	if (pmu_check_hw(pmu, c, prov_cfg(r)->check_only, err, sizeof(err)) < 0)
 		return prov_errf(r, "%s", err);
-	}
 	return 0;
 }
 
@@ -48,7 +46,9 @@ prov_counter_set_add(struct prov_registry *r, struct pmu_counter *set, int *n, i
 		return prov_errf(r, "at most %d counters can be read %s", max, where);
 	set[*n] = c;
 	struct pmu_plan plan;
-	if (pmu_plan(prov_cfg(r)->pmu, set, *n + 1,
+	char label[96];
+	snprintf(label, sizeof(label), "counters read together %s", where);
+	if (pmu_plan_as(prov_cfg(r)->pmu, label, set, *n + 1,
 	    prov_cfg(r)->pmc_multiplex ? PMU_PLAN_MULTIPLEX : 0, &plan, err, sizeof(err)) < 0)
 		return prov_errf(r, "%s", err);
 	return (*n)++;

@@ -34,6 +34,7 @@ struct prov_config {
 	struct sym_session *sym;
 	int replay;			/* events come from a perf.data file */
 	int pmc_multiplex;		/* -x pmcmultiplex */
+	int check_only;			/* -e or -l: counters are planned, not opened */
 	int want_callchains;		/* d_uses_stacks() bits: 1 kernel, 2 user
 					 * stacks, 4 user memory reads */
 };

@@ -72,10 +72,9 @@ pmc_resolve(struct prov_registry *r, const char *counter, struct pmu_counter *c)
 		return prov_errf(r, "counter %s: the PMU layer is not available", counter);
 	if (pmu_resolve(pmu, counter, c, err, sizeof(err)) < 0)
 		return prov_errf(r, "%s", err);
-	if (c->is_hardware && !prov_cfg(r)->replay && !pmu_hw_available(pmu)) {
-		pmu_explain_unavailable(pmu, counter, err, sizeof(err));
+	if (!prov_cfg(r)->replay && pmu_check_hw(pmu, c, prov_cfg(r)->check_only, err,
+	    sizeof(err)) < 0)
 		return prov_errf(r, "%s", err);
-	}
 	return 0;
 }
 
@@ -168,7 +167,8 @@ pmc_check_plan(struct prov_registry *r)
 	int flags = prov_cfg(r)->pmc_multiplex ? PMU_PLAN_MULTIPLEX : 0;
 	if (prov_cfg(r)->replay || !st || !st->ncounters)
 		return 0;
-	if (pmu_plan(prov_cfg(r)->pmu, st->counters, st->ncounters, flags, &plan, err, sizeof(err)) < 0)
+	if (pmu_plan_as(prov_cfg(r)->pmu, "pmc:::<counter> probes, each sampling on its own",
+	    st->counters, st->ncounters, flags, &plan, err, sizeof(err)) < 0)
 		return prov_errf(r, "%s", err);
 	return 0;
 }
@@ -208,7 +208,7 @@ pmc_list_cb(void *arg, const char *name, int hw)
 {
 	struct prov_registry *r = arg;
 	/* counters this machine cannot open are not its probes */
-	if (hw && !pmu_hw_available(prov_cfg(r)->pmu))
+	if (hw && !pmu_hw_available(prov_cfg(r)->pmu) && !pmu_simulated(prov_cfg(r)->pmu))
 		return 0;
 	return pmc_make(r, name, PMC_SAMPLE, 0, -1) ? 0 : -1;
 }
