@@ -39,20 +39,45 @@ cli_pmu_log(void *arg, const char *msg)
 	fprintf(stderr, "%s: %s\n", o->progname, msg);
 }
 
+/* --hw -x pmumodel=NAME with a script: -e and the plan on that machine. */
+static int
+cli_hw_plan(struct cli_opts *o)
+{
+	if (o->nxopts == (int)(sizeof(o->xopts) / sizeof(o->xopts[0]))) {
+		fprintf(stderr, "%s: too many -x options\n", o->progname);
+		return 2;
+	}
+	o->xopts[o->nxopts++] = "pmcplan";
+	o->compile_only = 1;
+	return cli_run(o);
+}
+
 static int
 cli_hw_report(struct cli_opts *o)
 {
-	int err = 0, json = 0;
-	for (int i = 0; i < o->nxopts; i++)
+	int err = 0, json = 0, plan = 0;
+	struct pmu_target t = { NULL, -1 };
+	for (int i = 0; i < o->nxopts; i++) {
 		if (!strcmp(o->xopts[i], "json") || !strcmp(o->xopts[i], "oformat=json"))
 			json = 1;
-	/* pmu/'s log is detail: only -v wants it next to the report. */
-	struct pmu_ctx *p = pmu_open(o->verbose ? cli_pmu_log : NULL, o, &err);
+		cli_pmu_option(o->xopts[i], &t, &plan);
+	}
+	int list = t.model && !strcmp(t.model, "list");
+	if (t.model && !list && o->nprogs)
+		return cli_hw_plan(o);
+	struct pmu_ctx *p = NULL;
+	if (t.model && !list) {
+		if (cli_open_pmu(o, &t, &p) < 0)
+			return 1;
+	} else {
+		/* pmu/'s log is detail: only -v wants it next to the report. */
+		p = pmu_open(o->verbose ? cli_pmu_log : NULL, o, &err);
+	}
 	if (!p) {
 		fprintf(stderr, "%s: cannot initialise the PMU layer: %s\n", o->progname, strerror(-err));
 		return 1;
 	}
-	int rc = pmu_hw_report(p, stdout, json);
+	int rc = list ? pmu_models_report(p, stdout) : pmu_hw_report(p, stdout, json);
 	pmu_close(p);
 	return rc < 0 ? 1 : 0;
 }

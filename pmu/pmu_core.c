@@ -608,7 +608,7 @@ pmu_models_report(struct pmu_ctx *p, FILE *out)
 	char pfm[64];
 	if (!p || !out)
 		return -EINVAL;
-	fprintf(out, "%-8s %-30s %4s %6s %5s  %-18s %s\n", "MODEL", "NAMES", "GP", "GP_SMT",
+	fprintf(out, "%-8s %-38s %4s %6s %5s  %-18s %s\n", "MODEL", "NAMES", "GP", "GP_SMT",
 	    "FIXED", "LIBPFM4", "NAME");
 	for (int i = 0; i < hwdb_nbudgets; i++) {
 		const struct hwdb_budget *hb = &hwdb_budgets[i];
@@ -624,7 +624,7 @@ pmu_models_report(struct pmu_ctx *p, FILE *out)
 			m += strspn(m, " ");
 		}
 		const char *t = p->pc_pfm_started ? pmu_pfm_table_of(hb->hb_match, pfm, sizeof(pfm)) : NULL;
-		fprintf(out, "%-8s %-30s %4d %6d %5d  %-18s %s\n", hb->hb_id, names[0] ? names : "-",
+		fprintf(out, "%-8s %-38s %4d %6d %5d  %-18s %s\n", hb->hb_id, names[0] ? names : "-",
 		    hb->hb_gp, hb->hb_gp_smt, hb->hb_fixed, t ? t : "-", hb->hb_name);
 	}
 	return ferror(out) ? -EIO : 0;

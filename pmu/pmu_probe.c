@@ -413,14 +413,14 @@ pmu_report_libpfm(struct pmu_ctx *p, struct pmu_out *o)
 }
 
 static void
-pmu_report_budget(struct pmu_ctx *p, struct pmu_out *o)
+pmu_report_budget(struct pmu_ctx *p, struct pmu_out *o, const struct pmu_budget *b,
+    const char *key, const char *title)
 {
-	const struct pmu_budget *b = &p->pc_budget;
 	char buf[64];
-	pmu_out_open(o, "budget", "Counter budget per logical CPU", 0);
+	pmu_out_open(o, key, title, 0);
 	pmu_out_str(o, "model", b->pb_name);
-	/* under LIBPFM_FORCE_PMU the budget is the simulated model's */
-	pmu_out_bool(o, "simulated", p->pc_force[0] != 0);
+	/* under -x pmumodel or LIBPFM_FORCE_PMU the budget is the named model's */
+	pmu_out_bool(o, "simulated", p->pc_simulated);
 	pmu_out_str(o, "hwdb_id", b->pb_hw ? b->pb_hw->hb_id : NULL);
 	pmu_out_bool(o, "known", b->pb_known);
 	pmu_out_int(o, "general_purpose", b->pb_gp);
@@ -439,6 +439,23 @@ pmu_report_budget(struct pmu_ctx *p, struct pmu_out *o)
 	pmu_out_close(o, 1);
 	pmu_out_bool(o, "smt", b->pb_smt);
 	pmu_out_bool(o, "nmi_watchdog", b->pb_watchdog);
+	pmu_out_open(o, "constraints",
+	    "  events restricted to some general-purpose counters (hwdb/constraints.txt):", 1);
+	for (int i = 0; b->pb_hw && i < hwdb_nconstraints; i++) {
+		const struct hwdb_constraint *k = &hwdb_constraints[i];
+		if (strcmp(k->hc_budget, b->pb_hw->hb_id) != 0)
+			continue;
+		pmu_out_rec(o);
+		snprintf(buf, sizeof(buf), "0x%04llx", k->hc_config);
+		pmu_out_str(o, "config", buf);
+		snprintf(buf, sizeof(buf), "0x%04llx", k->hc_mask);
+		pmu_out_str(o, "mask", buf);
+		snprintf(buf, sizeof(buf), "0x%llx", k->hc_counters);
+		pmu_out_str(o, "counters", buf);
+		pmu_out_str(o, "source", k->hc_where);
+		pmu_out_rec_end(o);
+	}
+	pmu_out_close(o, 1);
 	pmu_out_close(o, 0);
 }
 
@@ -565,16 +582,27 @@ pmu_report_alias(struct pmu_ctx *p, struct pmu_out *o, const char *name)
 	struct pmu_counter c;
 	char err[512];
 	int rc = pmu_resolve(p, name, &c, err, sizeof(err));
-	int orc = rc == 0 ? pmu_try_open(&c.attr) : 0;
+	int orc = rc == 0 && !p->pc_simulated ? pmu_try_open(&c.attr) : 0;
+	char buf[32];
 	pmu_out_rec(o);
 	pmu_out_str(o, "name", name);
 	pmu_out_bool(o, "resolves", rc == 0);
 	if (rc == 0) {
 		pmu_out_str(o, "event", c.canonical);
 		pmu_out_bool(o, "hardware", c.is_hardware);
-		pmu_out_bool(o, "opens", orc == 0);
-		if (orc)
-			pmu_out_str(o, "open_error", strerror(-orc));
+		if (p->pc_simulated) {
+			/* a named model's: its encoding and where it may sit */
+			snprintf(buf, sizeof(buf), "%u:0x%llx", c.attr.type,
+			    (unsigned long long)c.attr.config);
+			pmu_out_str(o, "encoding", buf);
+			pmu_out_str(o, "register", !c.is_hardware ? "none" :
+			    c.fixed_capable == 2 ? "fixed only" : c.fixed_capable ?
+			    "fixed or general-purpose" : "general-purpose");
+		} else {
+			pmu_out_bool(o, "opens", orc == 0);
+			if (orc)
+				pmu_out_str(o, "open_error", strerror(-orc));
+		}
 	} else {
 		pmu_out_str(o, "error", err);
 	}
@@ -629,6 +657,32 @@ pmu_report_advice(struct pmu_ctx *p, struct pmu_out *o)
 	pmu_out_close(o, 1);
 }
 
+static void
+pmu_report_budgets(struct pmu_ctx *p, struct pmu_out *o)
+{
+	pmu_report_budget(p, o, &p->pc_budget, "budget", "Counter budget per logical CPU");
+	if (p->pc_nbudgets == 2)
+		pmu_report_budget(p, o, &p->pc_budget2, "budget_second_core_type",
+		    "Counter budget per logical CPU of the second core type");
+}
+
+/* --hw for a named model: its tables and budget, for people and tools. */
+static int
+pmu_model_report(struct pmu_ctx *p, struct pmu_out *o)
+{
+	pmu_out_open(o, "target", "Target model", 0);
+	pmu_out_str(o, "model", p->pc_model);
+	pmu_out_str(o, "libpfm4_pmu", p->pc_pfm_pmu[0] ? p->pc_pfm_pmu : NULL);
+	pmu_out_str(o, "libpfm4_desc", p->pc_pfm_pmu[0] ? p->pc_pfm_desc : NULL);
+	pmu_out_int(o, "core_types", p->pc_nbudgets);
+	pmu_out_close(o, 0);
+	pmu_report_budgets(p, o);
+	pmu_report_aliases(p, o);
+	if (o->json)
+		fputs("\n}\n", o->f);
+	return ferror(o->f) ? -EIO : 0;
+}
+
 int
 pmu_hw_report(struct pmu_ctx *p, FILE *out, int json)
 {
@@ -641,13 +695,18 @@ pmu_hw_report(struct pmu_ctx *p, FILE *out, int json)
 	o.first[0] = 1;
 	if (json)
 		fputc('{', out);
+	else if (p->pc_simulated)
+		fprintf(out, "pmctrace --hw: what %s can count (a named model: nothing of this "
+		    "machine's is used)\n", p->pc_model);
 	else
 		fprintf(out, "pmctrace --hw: what this machine can count\n");
+	if (p->pc_simulated)
+		return pmu_model_report(p, &o);
 	pmu_report_hw(p, &o);
 	pmu_report_cpu(&o);
 	pmu_report_kernel_pmus(&o);
 	pmu_report_libpfm(p, &o);
-	pmu_report_budget(p, &o);
+	pmu_report_budgets(p, &o);
 	pmu_report_perms(&o);
 	pmu_report_tracing(&o);
 	pmu_report_sw(p, &o);

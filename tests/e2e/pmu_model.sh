@@ -96,6 +96,31 @@ run -e -x pmumodel=no_such_cpu -n 'pmc:::cycles { }'
 grep -q 'failed to set -x pmumodel: no_such_cpu is not a model hwdb/budgets.txt or this libpfm4 knows' "$err" ||
 	fail "unknown model: message"
 
+# --hw for a model: its budget and counters, as JSON for other tools.
+run --hw -x pmumodel=zen4 -x json || fail "--hw zen4: exit $?"
+python3 - "$out" <<'PY' || fail "--hw zen4 json"
+import json, sys
+d = json.load(open(sys.argv[1]))
+b = d["budget"]
+assert (b["model"], b["general_purpose"], b["fixed"], b["simulated"]) == ("AMD Zen 4", 6, 0, True), b
+assert b["general_purpose_source"].startswith("hwdb/budgets.txt:"), b
+a = {x["name"]: x for x in d["aliases"]}
+assert a["instructionretired"]["encoding"] == "4:0xc0", a["instructionretired"]
+assert a["unhaltedreferencecycles"]["resolves"] is False, a["unhaltedreferencecycles"]
+PY
+run --hw -x pmumodel=rpl -x json || fail "--hw rpl: exit $?"
+python3 - "$out" <<'PY' || fail "--hw rpl json"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["target"]["core_types"] == 2
+assert (d["budget"]["general_purpose"], d["budget"]["fixed"]) == (8, 4)
+assert (d["budget_second_core_type"]["general_purpose"], d["budget_second_core_type"]["fixed"]) == (6, 3)
+PY
+run --hw -x pmumodel=list || fail "--hw list: exit $?"
+grep -q '^zen5  *zen5,amd64_fam1ah_zen5  *6  *6  *0  *-  *AMD Zen 5$' "$out" || fail "list: no zen5 row"
+run --hw -x pmumodel=skl -n 'pmc:::INST_RETIRED.ANY { }' || fail "--hw with a script: exit $?"
+grep -q '^    INST_RETIRED.ANY  *r00c0  *fixed 0$' "$out" || fail "--hw with a script: no plan"
+
 # Every shipped script compiles for Skylake.
 for f in "$root"/dscripts/*.d; do
 	case $(basename "$f") in
