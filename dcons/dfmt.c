@@ -600,15 +600,17 @@ is_scalar(const struct d_vdesc *vd)
 	    vd->dv_kind == D_VK_PTR || vd->dv_kind == D_VK_FLOAT;
 }
 
-/* Widths by record size, as DTrace prints trace() and aggregation keys. */
+/* trace()'s column width: the digits of the type's largest value, as the
+ * Linux DTrace prints it (255, 65535, 4294967295, and 19 or 20 digits for
+ * 64-bit signed or unsigned values). */
 static int
-size_width(unsigned isize)
+size_width(unsigned isize, int is_signed)
 {
 	switch (isize) {
 	case 1: return 3;
 	case 2: return 5;
-	case 4: return 8;
-	default: return 16;
+	case 4: return 10;
+	default: return is_signed ? 19 : 20;
 	}
 }
 
@@ -622,19 +624,18 @@ dfmt_trace(FILE *fp, const struct dfmt_ctx *cx, const struct d_vdesc *vd,
 		return -EINVAL;
 	if (is_scalar(vd)) {
 		long long v = dfmt_ival(vd, val);
+		int sgn = vd->dv_kind == D_VK_INT;
+		int w = size_width(vd->dv_isize, sgn);
 
-		/* DTrace prints 1- and 2-byte values unsigned, 4 and 8 signed */
-		if (vd->dv_isize == 1)
-			v = (uint8_t)v;
-		else if (vd->dv_isize == 2)
-			v = (uint16_t)v;
-		else if (vd->dv_isize == 4)
-			v = (int32_t)v;
+		/* signedness follows the type: uint64_t prints as unsigned */
 		if (quiet)
-			DFMT_CHK(fprintf(fp, "%lld", v));
+			w = 0;
+		if (!quiet)
+			DFMT_CHK(fputc(' ', fp));
+		if (sgn)
+			DFMT_CHK(fprintf(fp, "%*lld", w, v));
 		else
-			DFMT_CHK(fprintf(fp, " %*lld", size_width(vd->dv_isize),
-			    v));
+			DFMT_CHK(fprintf(fp, "%*llu", w, (unsigned long long)v));
 		return 0;
 	}
 	switch (vd->dv_kind) {
@@ -699,10 +700,27 @@ dfmt_tracemem(FILE *fp, const struct dfmt_ctx *cx, const void *buf,
 
 /* ---- probe header and flow indentation ------------------------------------ */
 
+/* With _DTRACE_TESTING set in the environment, DTrace leaves the CPU and ID
+ * columns out of its default output, so the output of a test does not
+ * depend on where it ran or on probe numbering. */
+static int
+testing_layout(void)
+{
+	static int cached = -1;
+
+	if (cached < 0)
+		cached = getenv("_DTRACE_TESTING") != NULL;
+	return cached;
+}
+
 int
 dfmt_header(FILE *fp)
 {
-	DFMT_CHK(fprintf(fp, "%3s %6s %32s\n", "CPU", "ID", "FUNCTION:NAME"));
+	if (testing_layout())
+		DFMT_CHK(fprintf(fp, "%32s\n", "FUNCTION:NAME"));
+	else
+		DFMT_CHK(fprintf(fp, "%3s %6s %32s\n", "CPU", "ID",
+		    "FUNCTION:NAME"));
 	return 0;
 }
 
@@ -713,7 +731,10 @@ dfmt_probe_prefix(FILE *fp, uint32_t cpu, uint32_t id, const char *func,
 	char buf[512];
 
 	snprintf(buf, sizeof(buf), "%s:%s", func ? func : "", name ? name : "");
-	DFMT_CHK(fprintf(fp, "%3u %6u %32s ", cpu, id, buf));
+	if (testing_layout())
+		DFMT_CHK(fprintf(fp, "%32s ", buf));
+	else
+		DFMT_CHK(fprintf(fp, "%3u %6u %32s ", cpu, id, buf));
 	return 0;
 }
 

@@ -3,7 +3,7 @@
  *   unsigned int; decimal goes from int to long); a variable assigned a cast
  *   keeps the cast's type; printf reads a value back at its type's size
  *   (%d of an unsigned type prints unsigned, %i signed, %u/%x/%o unsigned);
- *   trace() prints 1- and 2-byte values unsigned and 4- and 8-byte signed.
+ *   trace() prints a value signed or unsigned as its type is (the Linux DTrace).
  * SECTION: Types, Operators and Expressions/Integer Constants;
  *   Output Formatting/printf, trace
  */

@@ -1,7 +1,7 @@
 /*
- * ASSERTION: with -q, trace() prints values bare: integers in decimal by
- * their size (1 and 2 bytes unsigned, as dtrace(1) prints them, 4 and 8
- * signed), strings as they are.
+ * ASSERTION: with -q, trace() prints values bare: integers in decimal,
+ * signed or unsigned as their type is (as the Linux dtrace(1) prints them),
+ * strings as they are.
  * SECTION: Output Formatting/trace
  */
 #pragma D option quiet

@@ -328,14 +328,25 @@ test_trace(void)
 	for (int i = 0; i < 4; i++)
 		dfmt_trace(fp, &noctx, &sizes[i], &m2);
 	dfmt_trace(fp, &noctx, &vstr, s);
-	/* dtrace(1) prints 1- and 2-byte records unsigned, 4 and 8 signed */
-	CU_ASSERT_STRING_EQUAL(mem_close(fp), " 254 65534       -2"
-	    "               -2  hello                            ");
+	/* the Linux dtrace(1): signed as the type is, as wide as its
+	 * largest value */
+	CU_ASSERT_STRING_EQUAL(mem_close(fp), "  -2    -2         -2"
+	    "                  -2  hello                            ");
 	fp = mem_open();
 	for (int i = 0; i < 4; i++)
 		dfmt_trace(fp, &quietctx, &sizes[i], &m2);
 	dfmt_trace(fp, &quietctx, &vstr, s);
-	CU_ASSERT_STRING_EQUAL(mem_close(fp), "25465534-2-2hello");
+	CU_ASSERT_STRING_EQUAL(mem_close(fp), "-2-2-2-2hello");
+	/* unsigned types print unsigned: uint8_t 254, uint64_t 2^64 - 2 */
+	{
+		struct d_vdesc u1 = vint(1, 0), u8 = vint(8, 0);
+
+		fp = mem_open();
+		dfmt_trace(fp, &noctx, &u1, &m2);
+		dfmt_trace(fp, &noctx, &u8, &m2);
+		CU_ASSERT_STRING_EQUAL(mem_close(fp),
+		    " 254 18446744073709551614");
+	}
 }
 
 /* Bytes that do not look like a string are dumped; an empty D string is
