@@ -504,13 +504,14 @@ default_type(struct d_hdl *dh, struct d_node *n)
 	}
 }
 
-/* x++, x += n on a variable never assigned: it becomes an int, as in DTrace. */
+/* x++, x += n on a variable never assigned: it gets type t (DTrace makes
+ * x += n an int, and x++ 64 bits wide). */
 static void
-default_type_int(struct d_hdl *dh, struct d_node *n)
+default_type_int(struct d_hdl *dh, struct d_node *n, struct d_type *t)
 {
 	if (n->dn_kind == DN_VAR && !n->dn_type) {
 		struct d_var *v = n->dn_var;
-		v->dv_type = dh->dh_t_int;
+		v->dv_type = t;
 		if (v->dv_kind == DV_GLOBAL || v->dv_kind == DV_LOCAL)
 			d_var_place(dh, v);
 		n->dn_type = v->dv_type;
@@ -939,7 +940,7 @@ cook_op1(struct d_hdl *dh, struct d_node *n)
 		l = n->dn_l = cook(dh, n->dn_l);
 	}
 	if (op == T_INC || op == T_DEC)
-		default_type_int(dh, l);
+		default_type_int(dh, l, dh->dh_t_long);
 	default_type(dh, l);
 	struct d_type *t = l->dn_type;
 	const char *on = opname(op);
@@ -1038,7 +1039,7 @@ cook_assign(struct d_hdl *dh, struct d_node *n)
 		l = cook(dh, l);
 	n->dn_l = l;
 	if (n->dn_op != '=')
-		default_type_int(dh, l);
+		default_type_int(dh, l, dh->dh_t_int);
 	if (l->dn_kind == DN_VAR && !l->dn_type && n->dn_op == '=') {
 		struct d_var *v = l->dn_var;
 		struct d_type *t = r->dn_type;
@@ -1605,7 +1606,7 @@ cook(struct d_hdl *dh, struct d_node *n)
 		{
 			struct d_node *l = n->dn_l->dn_kind == DN_IDENT ? cook_ident(dh, n->dn_l, true) : cook(dh, n->dn_l);
 			n->dn_l = l;
-			default_type_int(dh, l);
+			default_type_int(dh, l, dh->dh_t_long);
 			need_lvalue(dh, l, opname(n->dn_op));
 			if (!d_type_is_int(l->dn_type) && l->dn_type->dt_kind != DK_PTR)
 				d_error(dh, D_OP_SCALAR, n->dn_line, "operator %s requires operand of scalar type", opname(n->dn_op));

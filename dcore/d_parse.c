@@ -177,9 +177,22 @@ scoped_name(struct d_lex *lx)
 	return n;
 }
 
+/* Signedness and length words given to a struct, union or enum: DTrace
+ * rejects them once it sees the tag, on the line of the token after it. */
+#define ATTR_SIGN	1
+#define ATTR_LONG	2
+static void
+named_attr_check(struct d_lex *lx, int attrs)
+{
+	if (attrs & ATTR_SIGN)
+		d_error(lx->lx_dh, D_DECL_SIGNINT, LINE(lx), "invalid type declaration: signed and unsigned may only be used with integer type");
+	if (attrs & ATTR_LONG)
+		d_error(lx->lx_dh, D_DECL_LONGINT, LINE(lx), "invalid type declaration: long and long long may only be used with integer or floating-point type");
+}
+
 /* sou_spec := (struct|union) [name] ['{' member_decl* '}'] */
 static struct d_type *
-sou_spec(struct d_lex *lx, int kind)
+sou_spec(struct d_lex *lx, int kind, int attrs)
 {
 	const char *tag = NULL;
 	int line = LINE(lx);
@@ -191,6 +204,7 @@ sou_spec(struct d_lex *lx, int kind)
 			tag = scoped_name(lx);
 		}
 	}
+	named_attr_check(lx, attrs);
 	if (TOK(lx) != '{') {
 		if (!tag)
 			d_syntax(lx);
@@ -215,12 +229,13 @@ sou_spec(struct d_lex *lx, int kind)
 
 /* enum_spec := enum [name] ['{' name ['=' const] {',' ...} [','] '}'] */
 static struct d_type *
-enum_spec(struct d_lex *lx)
+enum_spec(struct d_lex *lx, int attrs)
 {
 	struct d_hdl *dh = lx->lx_dh;
 	const char *tag = NULL;
 	if (TOK(lx) == T_IDENT)
 		tag = check_ident(lx);
+	named_attr_check(lx, attrs);
 	if (TOK(lx) != '{') {
 		if (!tag)
 			d_syntax(lx);
@@ -273,8 +288,8 @@ basic_type(struct d_lex *lx, int nsigned, int nunsigned, int nshort, int nlong,
 		d_error(dh, D_DECL_VOIDATTR, line, "invalid type declaration: attributes may not be used with void type");
 	if ((nsigned || nunsigned) && base && base != T_INT_K && base != T_CHARK)
 		d_error(dh, D_DECL_SIGNINT, line, "invalid type declaration: signed and unsigned may only be used with integer type");
-	if ((nshort || nlong) && base && base != T_INT_K && !(base == T_DOUBLE && nlong == 1) && base != T_FLOAT)
-		d_error(dh, D_DECL_LONGINT, line, "invalid type declaration: short and long may only be used with integer or floating-point type");
+	if (nlong && base && base != T_INT_K && base != T_DOUBLE && base != T_FLOAT)
+		d_error(dh, D_DECL_LONGINT, line, "invalid type declaration: long and long long may only be used with integer or floating-point type");
 	if (nshort && nlong)
 		d_error(dh, D_DECL_COMBO, line, "invalid type combination");
 	if (nsigned && nunsigned)
@@ -347,13 +362,16 @@ decl_specifiers(struct d_lex *lx, int *sclass)
 			if (base || named)
 				d_error(lx->lx_dh, D_DECL_COMBO, line, "invalid type combination");
 			d_lex_next(lx);
-			named = sou_spec(lx, t == T_STRUCT ? DK_STRUCT : DK_UNION);
+			named = sou_spec(lx, t == T_STRUCT ? DK_STRUCT : DK_UNION,
+			    (nsigned || nunsigned ? ATTR_SIGN : 0) |
+			    (nlong ? ATTR_LONG : 0));
 			continue;
 		case T_ENUM:
 			if (base || named)
 				d_error(lx->lx_dh, D_DECL_COMBO, line, "invalid type combination");
 			d_lex_next(lx);
-			named = enum_spec(lx);
+			named = enum_spec(lx, (nsigned || nunsigned ? ATTR_SIGN : 0) |
+			    (nlong ? ATTR_LONG : 0));
 			continue;
 		case '`':
 			d_lex_next(lx);
@@ -388,7 +406,9 @@ decl_specifiers(struct d_lex *lx, int *sclass)
 	}
 	if (named)
 		return named;
-	if (!base && !nsigned && !nunsigned && !nshort && !nlong)
+	/* as in C, a storage class alone declares an int: "self x;" */
+	if (!base && !nsigned && !nunsigned && !nshort && !nlong &&
+	    !(sclass && *sclass))
 		d_syntax(lx);
 	return basic_type(lx, nsigned, nunsigned, nshort, nlong, base, line);
 }
