@@ -6,6 +6,8 @@
  *   d_lex.c      text → tokens (struct d_lex), with D's lexical contexts
  *   d_parse.c    tokens → AST (struct d_node), declarations → types
  *   d_types.c    the type universe (struct d_type), names, scopes
+ *   d_ident.c    identifiers: builtin variables, functions, variables,
+ *                aggregations by name (d_ident.h)
  *   d_cook.c     types and checks every node ("cook"), folds constants,
  *                resolves identifiers to variables
  *   d_compile.c  cooked AST → bytecode (d_opcodes.h) per clause
@@ -688,13 +690,6 @@ void d_cook_clause(struct d_hdl *dh, struct d_pclause *pc, struct d_probe **prob
 struct d_node *d_cook_expr(struct d_hdl *dh, struct d_node *n);
 void d_cook_decl_inline(struct d_hdl *dh, struct d_var *v);
 void d_cook_xlator_check(struct d_hdl *dh, struct d_xlator *xl);
-struct d_var *d_var_lookup(struct d_hdl *dh, int kind, const char *name);
-struct d_var *d_var_create(struct d_hdl *dh, int kind, const char *name);
-struct d_agginfo *d_agg_lookup(struct d_hdl *dh, const char *name, bool create);
-int d_func_lookup(const char *name);
-const char *d_func_name(int f);
-int d_bvar_lookup(const char *name);
-void d_var_place(struct d_hdl *dh, struct d_var *v);
 
 struct d_clause *d_compile_clause(struct d_hdl *dh, struct d_pclause *pc);
 void d_disasm(struct d_hdl *dh, const struct d_clause *cl, FILE *fp);

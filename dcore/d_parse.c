@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "dcore/d_impl.h"
+#include "dcore/d_ident.h"
 
 #define TOK(lx)		((lx)->lx_tok.t_tok)
 #define LINE(lx)	((lx)->lx_tok.t_line)

@@ -5,6 +5,7 @@
 #include "tests/unit/cu.h"
 #include "tests/unit/dcore_harness.h"
 #include "dcore/d_impl.h"
+#include "dcore/d_ident.h"
 
 /* Compile text in a fresh handle; return the error tag or -1 if none. */
 static int

@@ -5,6 +5,7 @@
 #include "tests/unit/cu.h"
 #include "tests/unit/dcore_harness.h"
 #include "dcore/d_impl.h"
+#include "dcore/d_ident.h"
 
 static const char *
 compile_err(struct th *t, const char *text)
