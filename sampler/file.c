@@ -403,15 +403,19 @@ smp_compressed(struct smp_session *s, const unsigned char *p, size_t n, uint64_t
 				       "makes no progress", (unsigned long long)off);
 		f->zlen = out.pos;
 	}
+	/* perf writes FINISHED_ROUND outside the compressed stream; one inside
+	 * is still a round: parse on past it, then report it (1) */
 	uint64_t zpos = 0;
-	int err = smp_file_records(s, f->zbuf, &zpos, f->zlen, 1, INT32_MAX);
+	int err, round = 0;
+	while ((err = smp_file_records(s, f->zbuf, &zpos, f->zlen, 1, INT32_MAX)) == 1)
+		round = 1;
 	if (err)
 		return err;
 	/* an empty payload leaves zbuf NULL: memmove(NULL, NULL, 0) is UB */
 	if (zpos)
 		memmove(f->zbuf, f->zbuf + zpos, f->zlen - zpos);
 	f->zlen -= zpos;
-	return 0;
+	return round;
 }
 
 static int
@@ -604,6 +608,10 @@ smp_file_records(struct smp_session *s, const unsigned char *b, uint64_t *pos, u
 		int err;
 		if (h.type == SMP_FINISHED_ROUND || h.type == SMP_FINISHED_INIT) {
 			err = 0;
+		} else if (compressed && (h.type == SMP_COMPRESSED || h.type == SMP_COMPRESSED2)) {
+			/* b is zbuf, which decompressing again would move */
+			return smp_err(s, -EINVAL, "perf.data: COMPRESSED record inside compressed "
+				       "data (offset %#llx in the stream)", (unsigned long long)off);
 		} else if (f->pipe && !compressed && smp_pipe_meta(h.type)) {
 			/* read by smp_pipe_prescan; tracing data only says how
 			 * much payload to step over */
@@ -614,10 +622,10 @@ smp_file_records(struct smp_session *s, const unsigned char *b, uint64_t *pos, u
 		} else {
 			err = smp_file_queue(s, rec);
 		}
-		if (err)
+		if (err < 0)
 			return err;
 		*pos = off + h.size + skip;
-		if (h.type == SMP_FINISHED_ROUND)
+		if (h.type == SMP_FINISHED_ROUND || err == 1)	/* err 1: a round in COMPRESSED */
 			return 1;
 	}
 	if (!compressed && *pos != end && end - *pos < sizeof(struct perf_event_header))
