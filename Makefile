@@ -87,9 +87,19 @@ $(BUILD)/tests/test_%: tests/unit/test_%.c $$(call test_objs,$$*)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ $< $(call test_objs,$*) $(LDLIBS) -lcunit
 
+HELPER_LIBS_pmct_perfgen := -lzstd
 $(BUILD)/helpers/%: tests/helpers/%.c
 	@mkdir -p $(dir $@)
-	$(CC) -D_GNU_SOURCE -std=gnu11 -O1 -g -fno-omit-frame-pointer -Wall -o $@ $< -lpthread
+	$(CC) -D_GNU_SOURCE -std=gnu11 -O1 -g -fno-omit-frame-pointer -Wall -o $@ $< -lpthread $(HELPER_LIBS_$*)
+
+# perf.data files no recording here can give (attr size 136, hybrid types,
+# group reads with LOST, zstd, pipe mode): tests/helpers/pmct_perfgen writes
+# them; the tests find them in $(GEN_FIXTURES) (tests/fixtures/perfdata/README.md).
+GEN_FIXTURES := $(BUILD)/fixtures
+$(GEN_FIXTURES)/stamp: $(BUILD)/helpers/pmct_perfgen
+	@mkdir -p $(dir $@)
+	$< $(dir $@) && touch $@
+$(BUILD)/tests/test_sampler_file: $(GEN_FIXTURES)/stamp
 
 # Fuzzing: tests/fuzz/fuzz_<module>_<what>.c is a libFuzzer target linked like
 # a unit test of <module>.  `make fuzz` builds them with clang in build-fuzz/
@@ -118,14 +128,14 @@ fuzz:
 deps:
 	@sh tests/deps.sh $(DEB_PKGS)
 
-unit: $(UNIT_BINS)
+unit: $(UNIT_BINS) $(GEN_FIXTURES)/stamp
 	@sh tests/run_unit.sh $(BUILD) $(UNIT_BINS)
 
-e2e: $(BUILD)/pmctrace $(HELPER_BINS)
+e2e: $(BUILD)/pmctrace $(HELPER_BINS) $(GEN_FIXTURES)/stamp
 	@sh tests/run_e2e.sh $(BUILD)
 
 # One pass: build, every unit test, every end-to-end test, one summary line.
-test-plain: $(BUILD)/pmctrace $(UNIT_BINS) $(REPLAY_BINS) $(HELPER_BINS)
+test-plain: $(BUILD)/pmctrace $(UNIT_BINS) $(REPLAY_BINS) $(HELPER_BINS) $(GEN_FIXTURES)/stamp
 	@sh tests/run_all.sh $(BUILD) $(UNIT_BINS) $(REPLAY_BINS)
 
 test-asan:

@@ -8,7 +8,8 @@
 # Writes "P F S" to BUILD/e2e-counts.
 build=$1
 root=$(cd "$(dirname "$0")/.." && pwd)
-export PMCTRACE="$root/$build/pmctrace" HELPERS="$root/$build/helpers" FIXTURES="$root/tests/fixtures/perfdata" TESTROOT="$root/tests"
+export PMCTRACE="$root/$build/pmctrace" HELPERS="$root/$build/helpers" FIXTURES="$root/tests/fixtures/perfdata" \
+	GEN_FIXTURES="$root/$build/fixtures" TESTROOT="$root/tests"
 pass=0; fail=0; skip=0
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 ok()   { pass=$((pass+1)); echo "ok   $1"; }

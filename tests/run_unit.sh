@@ -2,6 +2,9 @@
 # Run the CUnit programs given; print one line per program and a summary.
 # Usage: run_unit.sh BUILD prog...   Appends "P F" to BUILD/unit-counts.
 build=$1; shift
+root=$(cd "$(dirname "$0")/.." && pwd)
+# perf.data fixtures: recorded ones in the tree, generated ones in the build
+export FIXTURES="$root/tests/fixtures/perfdata" GEN_FIXTURES="$root/$build/fixtures"
 pass=0; fail=0
 for t in "$@"; do
 	out=$("$t" 2>&1); rc=$?

@@ -36,7 +36,8 @@ exec valgrind -q --error-exitcode=97 --leak-check=full --show-leak-kinds=definit
 	--log-file="$tmp/vglog/vg.%p" "$root/$build/pmctrace" "\$@"
 EOS
 chmod 755 "$tmp/pmctrace"
-export PMCTRACE="$tmp/pmctrace" HELPERS="$root/$build/helpers" FIXTURES="$root/tests/fixtures/perfdata" TESTROOT="$root/tests"
+export PMCTRACE="$tmp/pmctrace" HELPERS="$root/$build/helpers" FIXTURES="$root/tests/fixtures/perfdata" \
+	GEN_FIXTURES="$root/$build/fixtures" TESTROOT="$root/tests"
 pass=0; fail=0; skip=0
 # verdict NAME RC: a valgrind report anywhere fails the test.
 verdict() {

@@ -160,7 +160,7 @@ test_sapphire_rapids(void)
  * MEM_TRANS_RETIRED.LOAD_LATENCY_GT_64: EventCode 0xCD, UMask 0x01, MSRIndex
  * 0x3F6 (the latency threshold, carried in config1), MSRValue 0x40.  The
  * same attr was recorded by perf on a Xeon 8173M (SKX 6/85):
- * ../shared/fixtures/perfdata/quipper/perf.data.weight_struct, `perf evlist
+ * tests/fixtures/perfdata/quipper/perf.data.weight_struct, `perf evlist
  * -v`: type 4, config 0x1cd, config1 0x40, precise_ip 2.
  */
 static void

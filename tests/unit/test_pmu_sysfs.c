@@ -199,8 +199,9 @@ test_core_pmus(void)
 
 /*
  * perf on an i7-1260P recorded cpu_atom/cycles/ as config 0xa_00000000 and
- * cpu_core/cycles/ as 0x4_00000000 (../shared/fixtures/perfdata/kdab-perfparser/
- * cpp-inlining.perf.data, README): the PMU type in bits 32-63.
+ * cpu_core/cycles/ as 0x4_00000000 (KDAB perfparser's cpp-inlining.perf.data;
+ * likewise tests/fixtures/perfdata/quipper/perf.data.hybrid_topology on a
+ * Raptor Lake): the PMU type in bits 32-63.
  */
 static void
 test_attr_for_pmu(void)

@@ -4,6 +4,10 @@
  * (`perf script -D -i FILE`, `perf script -F event`, and
  * `perf report --header-only`); for the attr-136 files perf 6.1 refuses,
  * the numbers come from their .attr128 copies.
+ *
+ * Files are found in $FIXTURES (default tests/fixtures/perfdata, the
+ * recorded ones) and, under "gen/", in $GEN_FIXTURES (default
+ * build/fixtures): what tests/helpers/pmct_perfgen writes at build time.
  */
 #include "sampler/sampler.h"
 #include "tests/unit/cu.h"
@@ -17,7 +21,13 @@ fixture(const char *rel)
 {
 	static char path[1024];
 	const char *dir = getenv("FIXTURES");
-	snprintf(path, sizeof(path), "%s/%s", dir ? dir : "../shared/fixtures/perfdata", rel);
+	if (strncmp(rel, "gen/", 4) == 0) {
+		dir = getenv("GEN_FIXTURES");
+		rel += 4;
+		snprintf(path, sizeof(path), "%s/%s", dir ? dir : "build/fixtures", rel);
+	} else {
+		snprintf(path, sizeof(path), "%s/%s", dir ? dir : "tests/fixtures/perfdata", rel);
+	}
 	return path;
 }
 
@@ -112,8 +122,6 @@ static const struct expect fixtures[] = {
 	  { 4, 0, 0, 0, 0, 0 }, 287, 2161, 0, 1, 4, 0, 0, 0, 0, 0, 0, 0 },
 	{ "quipper/perf.data.callgraph-3.8", 0, 1, { "cycles" },
 	  { 1768 }, 229, 1793, 0, 2, 6, 0, 0, 0, 0, 0, 1768, 0 },
-	{ "quipper/perf.data.throttle-3.8", 0, 2, { "cycles", "instructions" },
-	  { 9036, 5944 }, 230, 1653, 0, 2, 4, 68, 0, 0, 68, 0, 0, 0 },
 	{ "quipper/perf.data.branch-4.14", 0, 1, { "cycles:ppp" },
 	  { 13 }, 3, 21, 10, 0, 1, 0, 0, 0, 0, 0, 0, 0 },
 	{ "quipper/perf.data.hybrid_topology", 0, 3,
@@ -122,8 +130,6 @@ static const struct expect fixtures[] = {
 	{ "quipper/perf.data.weight_struct", 0, 2,
 	  { "MEM_TRANS_RETIRED.LOAD_LATENCY:ldlat=64:precise=2:mh:mg:pinned", "dummy:HG" },
 	  { 14, 0 }, 2959, 15, 6930, 2955, 59, 0, 0, 0, 0, 0, 0, 0 },
-	{ "quipper/perf.data.branch_stack_spec", 0, 1, { "rc4" },
-	  { 8 }, 2, 21, 9, 0, 1, 2, 0, 0, 2, 0, 0, 0 },
 	{ "quipper/perf.data.piped.header_feautres_group_desc-6.8", 1, 2,
 	  { "cycles:u", "instructions:u" },
 	  { 11, 10 }, 2, 0, 4, 0, 1, 0, 0, 0, 0, 0, 0, 0 },
@@ -140,23 +146,26 @@ static const struct expect fixtures[] = {
 	{ "quipper/perf.data.intel_pt-4.14", 0, 4,
 	  { "intel_pt//", "cycles", "dummy:u", "dummy:u" },
 	  { 0, 15, 0, 0 }, 3, 56, 10, 0, 1, 0, 0, 0, 0, 0, 0, 0 },
-	{ "kdab-perfparser/cpp-inlining.perf.data", 0, 3,
-	  { "cpu_atom/cycles:Pu/", "cpu_core/cycles:Pu/", "dummy:HGu" },
-	  { 0, 539, 0 }, 2, 0, 13, 0, 1, 0, 0, 0, 0, 0, 539, 0 },
-	{ "kdab-perfparser/cpp-inlining.perf.data.attr128", 0, 3,
-	  { "cpu_atom/cycles:Pu/", "cpu_core/cycles:Pu/", "dummy:HGu" },
-	  { 0, 539, 0 }, 2, 0, 13, 0, 1, 0, 0, 0, 0, 0, 539, 0 },
-	{ "kdab-perfparser/vector_static_gcc.perf.lbr.data", 0, 1, { "cycles" },
-	  { 29 }, 2, 0, 2, 0, 1, 0, 0, 0, 0, 0, 29, 0 },
-	{ "kdab-perfparser/parallel_static_gcc.perf.data.zstd", 0, 2,
-	  { "cycles", "sched:sched_switch" },
-	  { 233, 9 }, 2, 140, 62, 24, 25, 0, 0, 42, 0, 0, 242, 9 },
-	{ "kdab-perfparser/contentsize.pipe.data", 1, 1, { "cache-references" },
-	  { 69 }, 2, 112, 34, 0, 0, 0, 0, 0, 0, 0, 69, 0 },
-	{ "kdab-hotspot/perf.data.PerfFormatLost", 0, 2, { "cycles", "instructions" },
-	  { 34, 0 }, 3, 140, 227, 8, 1, 0, 0, 0, 0, 34, 34, 0 },
-	{ "kdab-hotspot/perf.data.PerfFormatLost.attr128", 0, 2, { "cycles", "instructions" },
-	  { 34, 0 }, 3, 140, 227, 8, 1, 0, 0, 0, 0, 34, 34, 0 },
+	/* pmct_perfgen's: attr 136 and its 128 copy, hybrid extended types,
+	 * a {cycles,instructions}:S group read with LOST, a LOST record of 3 */
+	{ "gen/hybrid-group-lost.data", 0, 3,
+	  { "cpu_core/cycles/", "cpu_core/instructions/", "cpu_atom/cycles/" },
+	  { 24, 0, 8 }, 1, 0, 1, 0, 1, 0, 0, 0, 3, 32, 32, 0 },
+	{ "gen/hybrid-group-lost.attr128.data", 0, 3,
+	  { "cpu_core/cycles/", "cpu_core/instructions/", "cpu_atom/cycles/" },
+	  { 24, 0, 8 }, 1, 0, 1, 0, 1, 0, 0, 0, 3, 32, 32, 0 },
+	/* the same records in zstd COMPRESSED records, pipe mode */
+	{ "gen/pipe-zstd.data", 1, 3,
+	  { "cpu_core/cycles/", "cpu_core/instructions/", "cpu_atom/cycles/" },
+	  { 24, 0, 8 }, 1, 0, 1, 0, 1, 0, 0, 0, 3, 32, 32, 0 },
+	{ "gen/pipe-zstd.attr128.data", 1, 3,
+	  { "cpu_core/cycles/", "cpu_core/instructions/", "cpu_atom/cycles/" },
+	  { 24, 0, 8 }, 1, 0, 1, 0, 1, 0, 0, 0, 3, 32, 32, 0 },
+	/* zstd, file mode, REGS_USER and STACK_USER */
+	{ "gen/zstd-regs-stack.data", 0, 1, { "cycles" },
+	  { 40 }, 1, 0, 1, 0, 1, 0, 0, 0, 0, 0, 40, 0 },
+	{ "gen/zstd-regs-stack.attr128.data", 0, 1, { "cycles" },
+	  { 40 }, 1, 0, 1, 0, 1, 0, 0, 0, 0, 0, 40, 0 },
 	{ "local/cpu-clock-g.data", 0, 1, { "cpu-clock" },
 	  { 897 }, 2, 1, 4, 0, 1, 0, 0, 0, 0, 0, 897, 0 },
 	{ "local/cpu-clock-g.pipe.data", 1, 1, { "cpu-clock" },
@@ -256,12 +265,17 @@ test_group_read_msr(void)
 	smp_close(s);
 }
 
+/* The fifth group read on CPU 0 (pmct_perfgen: the member's LOST grows by
+ * one every four samples). */
 static int
 lost_read_cb(void *arg, const struct smp_record *r)
 {
 	struct first_read *f = arg;
-	if (r->type == PERF_RECORD_SAMPLE && r->read && !f->seen++)
+	if (r->type == PERF_RECORD_SAMPLE && r->read && r->evidx == 0 && r->cpu == 0 &&
+	    ++f->seen == 5) {
 		f->rd = *r->read;
+		f->time = r->time;
+	}
 	return 0;
 }
 
@@ -269,20 +283,35 @@ static void
 test_attr136_format_lost(void)
 {
 	/* Attr size 136 (perf 6.1 rejects it) with read_format
-	 * ID|GROUP|LOST: group nr 2, cycles then instructions. */
+	 * ID|GROUP|LOST|TOTAL_TIME_*, group nr 2, hybrid types.  perf script -D
+	 * on the .attr128 copy, sample at 1000009000: time enabled 0x4c4b40,
+	 * running 0x44aa20; id 0x65 value 0x7a12f lost 0; id 0x66 value
+	 * 0xb71d1 lost 1; instructions period 150008. */
 	struct first_read f = { 0 };
 	int err;
-	struct smp_session *s = smp_open_file(fixture("kdab-hotspot/perf.data.PerfFormatLost"), &err);
+	struct smp_session *s = smp_open_file(fixture("gen/hybrid-group-lost.data"), &err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
 	CU_ASSERT(smp_event(s, 0)->attr.read_format & PERF_FORMAT_LOST);
+	CU_ASSERT_EQUAL(smp_event(s, 0)->attr.size, 136);
+	CU_ASSERT_EQUAL(smp_event(s, 0)->attr.config, 0x400000000ULL);
+	CU_ASSERT_EQUAL(smp_event(s, 2)->attr.config, 0xa00000000ULL);
+	CU_ASSERT_EQUAL(smp_event(s, 1)->group_leader, 0);
 	while (smp_poll(s, 0, lost_read_cb, &f) > 0)
 		;
+	CU_ASSERT_EQUAL(f.time, 1000009000ULL);
+	CU_ASSERT_EQUAL(f.rd.time_enabled, 0x4c4b40);
+	CU_ASSERT_EQUAL(f.rd.time_running, 0x44aa20);
 	CU_ASSERT_EQUAL(f.rd.nr, 2);
 	CU_ASSERT_EQUAL(f.rd.v[0].evidx, 0);
 	CU_ASSERT_EQUAL(f.rd.v[1].evidx, 1);
-	CU_ASSERT_EQUAL(f.rd.v[0].value, 6463);
-	CU_ASSERT_EQUAL(f.rd.v[1].value, 6151);
-	CU_ASSERT_STRING_EQUAL(smp_file_str(s, SMP_FEAT_HOSTNAME), "huginn");
+	CU_ASSERT_EQUAL(f.rd.v[0].id, 0x65);
+	CU_ASSERT_EQUAL(f.rd.v[0].value, 0x7a12f);
+	CU_ASSERT_EQUAL(f.rd.v[0].lost, 0);
+	CU_ASSERT_EQUAL(f.rd.v[1].id, 0x66);
+	CU_ASSERT_EQUAL(f.rd.v[1].value, 0xb71d1);
+	CU_ASSERT_EQUAL(f.rd.v[1].lost, 1);
+	CU_ASSERT_EQUAL(f.rd.v[1].delta, 150008);
+	CU_ASSERT_STRING_EQUAL(smp_file_str(s, SMP_FEAT_HOSTNAME), "pmct-gen");
 	smp_close(s);
 }
 
@@ -308,10 +337,13 @@ test_features(void)
 	CU_ASSERT_EQUAL(smp_event(s, 0)->attr.type, PERF_TYPE_TRACEPOINT);
 	smp_close(s);
 
-	s = replay("kdab-perfparser/parallel_static_gcc.perf.data.zstd", &t);
+	/* features carried by FEATURE records in pipe mode */
+	s = replay("gen/pipe-zstd.data", &t);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-	CU_ASSERT_PTR_NOT_NULL(smp_tracing_data(s, &len));
-	CU_ASSERT_EQUAL(len, 6544);
+	CU_ASSERT_STRING_EQUAL(smp_file_str(s, SMP_FEAT_OSRELEASE), "6.8.0-pmct");
+	CU_ASSERT_EQUAL(smp_file_nrcpus(s, &avail, &online), 0);
+	CU_ASSERT_EQUAL(avail, 2);
+	CU_ASSERT_EQUAL(smp_event(s, 1)->group_leader, 0);
 	smp_close(s);
 
 	s = replay("synthetic/hw-group-read-callchain.nofeat.data", &t);
@@ -327,7 +359,7 @@ struct rich {
 	struct smp_record first;	/* pointers are not kept */
 	uint64_t br0_from, br0_to;
 	long with_branches, with_regs, with_ustack;
-	uint64_t ustack_max;
+	uint64_t ustack_max, dyn_max, reg_last;	/* reg_last: the first sample's */
 };
 
 static int
@@ -348,6 +380,10 @@ rich_cb(void *arg, const struct smp_record *r)
 	x->with_ustack += r->ustack_size > 0;
 	if (r->ustack_size > x->ustack_max)
 		x->ustack_max = r->ustack_size;
+	if (r->ustack_dyn_size > x->dyn_max)
+		x->dyn_max = r->ustack_dyn_size;
+	if (x->n == 1 && r->nr_regs)
+		x->reg_last = r->regs[r->nr_regs - 1];
 	return 0;
 }
 
@@ -385,13 +421,20 @@ test_rich_fields(void)
 	CU_ASSERT_EQUAL(x.first.data_src, 0x11868100242ULL);
 	CU_ASSERT_EQUAL(x.first.time, 13166196585610ULL);
 
-	/* --call-graph dwarf: REGS_USER (mask 0xff0fff: 20 registers) and
-	 * STACK_USER; one of the 12 samples perf lists carries 3536 bytes. */
-	rich_replay("kdab-perfparser/parallel_static_gcc.perf.data.zstd", &x);
-	CU_ASSERT(x.with_regs > 0);
-	CU_ASSERT_EQUAL(x.first.nr_regs == 0 || x.first.nr_regs == 20, 1);
-	CU_ASSERT(x.with_ustack > 0);
-	CU_ASSERT(x.ustack_max >= 3536);
+	/* As --call-graph dwarf records: REGS_USER (mask 0xff0fff: 20
+	 * registers) and STACK_USER, inside zstd COMPRESSED records.  perf
+	 * script -D on the .attr128 copy: first sample R15 0x7ffd0013,
+	 * "ustack: size 256"; the last "size 880" (the dynamic size). */
+	rich_replay("gen/zstd-regs-stack.data", &x);
+	CU_ASSERT_EQUAL(x.n, 40);
+	CU_ASSERT_EQUAL(x.with_regs, 40);
+	CU_ASSERT_EQUAL(x.first.nr_regs, 20);
+	CU_ASSERT_EQUAL(x.first.regs_abi, PERF_SAMPLE_REGS_ABI_64);
+	CU_ASSERT_EQUAL(x.reg_last, 0x7ffd0013);
+	CU_ASSERT_EQUAL(x.with_ustack, 40);
+	CU_ASSERT_EQUAL(x.first.ustack_size, 1024);
+	CU_ASSERT_EQUAL(x.first.ustack_dyn_size, 256);
+	CU_ASSERT_EQUAL(x.dyn_max, 880);
 }
 
 /* ---- malformed input ---- */
@@ -437,7 +480,7 @@ test_truncated(void)
 {
 	static const char *files[] = {
 		"local/cpu-clock-g.data", "local/cpu-clock-g.pipe.data",
-		"kdab-perfparser/parallel_static_gcc.perf.data.zstd",
+		"gen/zstd-regs-stack.data", "gen/pipe-zstd.data",
 		"quipper/perf.data.piped.lost_samples-4.4", NULL,
 	};
 	for (const char **f = files; *f; f++) {
@@ -520,7 +563,7 @@ test_garbage(void)
 	 * and hangs are not. */
 	static const char *files[] = {
 		"local/group-read-cpuclock-msrtsc.data", "quipper/perf.data.piped.header_feautres_group_desc-6.8",
-		"kdab-perfparser/cpp-inlining.perf.data", "local/sched_switch-a.data", NULL,
+		"gen/hybrid-group-lost.data", "gen/pipe-zstd.data", "local/sched_switch-a.data", NULL,
 	};
 	unsigned seed = 42;
 	for (const char **f = files; *f; f++) {
