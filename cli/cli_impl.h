@@ -41,6 +41,8 @@ extern volatile sig_atomic_t cli_interrupted;
 int cli_compile_all(struct cli_ctx *cx);
 int cli_pmu_option(const char *x, struct pmu_target *t, int *plan);
 int cli_open_pmu(const struct cli_opts *o, struct pmu_target *t, struct pmu_ctx **out);
+int cli_open_pmu_replay(const struct cli_opts *o, struct pmu_target *t,
+    const struct smp_session *smp, struct pmu_ctx **out);
 char *cli_replace_all(const char *s, const char *from, const char *to);
 int cli_list(struct cli_ctx *cx);
 int cli_list_descriptions_only(const struct cli_opts *o);

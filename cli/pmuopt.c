@@ -66,3 +66,25 @@ cli_open_pmu(const struct cli_opts *o, struct pmu_target *t, struct pmu_ctx **ou
 	}
 	return 0;
 }
+
+/*
+ * Replaying: the machine the file was recorded on (its header's CPUID, PMU
+ * mappings and caps) names the counters and plans, unless -x pmumodel
+ * names another; a header that matches no model leaves this machine's.
+ */
+int
+cli_open_pmu_replay(const struct cli_opts *o, struct pmu_target *t,
+    const struct smp_session *smp, struct pmu_ctx **out)
+{
+	if (t->model)
+		return cli_open_pmu(o, t, out);
+	struct pmu_recording rec;
+	int err = 0;
+	memset(&rec, 0, sizeof(rec));
+	rec.cpuid = smp_file_str(smp, SMP_FEAT_CPUID);
+	rec.pmu_mappings = smp_file_feature(smp, SMP_FEAT_PMU_MAPPINGS, &rec.pmu_mappings_len);
+	rec.pmu_caps = smp_file_feature(smp, SMP_FEAT_PMU_CAPS, &rec.pmu_caps_len);
+	rec.cpu_pmu_caps = smp_file_feature(smp, SMP_FEAT_CPU_PMU_CAPS, &rec.cpu_pmu_caps_len);
+	*out = pmu_open_recording(&rec, NULL, NULL, &err);
+	return *out ? 0 : cli_open_pmu(o, t, out);
+}

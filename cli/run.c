@@ -247,7 +247,11 @@ cli_setup(struct cli_ctx *cx)
 	}
 	if (cli_apply_options(cx) < 0)
 		return -1;
-	if (cli_open_pmu(o, &cx->pmu_target, &cx->pmu) < 0)
+	/* a replay's counters are named and planned for the recording machine */
+	if (cx->replay && cli_open_sampler(cx) < 0)
+		return -1;
+	if ((cx->replay ? cli_open_pmu_replay(o, &cx->pmu_target, cx->smp, &cx->pmu) :
+	    cli_open_pmu(o, &cx->pmu_target, &cx->pmu)) < 0)
 		return -1;
 	cx->sym = sym_open(&err);
 	struct prov_config pc = {
@@ -271,9 +275,8 @@ cli_setup(struct cli_ctx *cx)
 	for (int i = 0; i < o->nmacro && margc < 64; i++)
 		margv[margc++] = o->macro[i];
 	d_set_macro_args(cx->dh, margc, margv);
-	if (cx->replay && (cli_open_sampler(cx) < 0 || prov_attach_file(cx->reg, cx->smp) < 0)) {
-		if (cx->smp)
-			fprintf(stderr, "%s: %s\n", o->progname, prov_errmsg(cx->reg));
+	if (cx->replay && prov_attach_file(cx->reg, cx->smp) < 0) {
+		fprintf(stderr, "%s: %s\n", o->progname, prov_errmsg(cx->reg));
 		return -1;
 	}
 	return 0;

@@ -158,11 +158,34 @@ int pmu_list(struct pmu_ctx *p, int (*cb)(void *arg, const char *name, int hw), 
  * ALL_BRANCHES (raw 4:0xc5) from hwdb/aliases.txt:63 (intel/perfmon ...)".
  * Returns the length (snprintf-style) or -errno with the resolve error.
  */
-/* The hwdb's machine-independent aliases of a generic (hardware, cache or
- * software) event attr, for naming events recorded elsewhere; calls cb
- * per alias and returns how many. */
+/*
+ * The other names of an event a perf.data file recorded, for replay: the
+ * hwdb's machine-independent aliases of a generic (hardware, cache or
+ * software) event; with a context from pmu_open_recording also the
+ * recording model's names (its aliases and libpfm4 events for what the
+ * kernel counted there), prefixed by the recorded PMU on a hybrid
+ * ("cpu_core.totalcycles").  Calls cb per name and returns how many, -1
+ * when cb stops it.
+ */
 int pmu_generic_aliases(struct pmu_ctx *p, const struct perf_event_attr *attr,
     int (*cb)(void *arg, const char *alias), void *arg);
+
+/* What a perf.data header says about the machine that recorded it. */
+struct pmu_recording {
+	const char *cpuid;		/* HEADER_CPUID "GenuineIntel,6,186,3" */
+	const void *pmu_mappings;	/* HEADER_PMU_MAPPINGS, as written */
+	size_t pmu_mappings_len;
+	const void *pmu_caps;		/* HEADER_PMU_CAPS (hybrid) */
+	size_t pmu_caps_len;
+	const void *cpu_pmu_caps;	/* HEADER_CPU_PMU_CAPS */
+	size_t cpu_pmu_caps_len;
+};
+/* The hwdb model (a -x pmumodel name) a recording was made on: 0, or
+ * -ENOENT when its CPUID and PMU caps match no model. */
+int pmu_recording_model(const struct pmu_recording *r, char *model, size_t len);
+/* A context planning and naming for that model, with its PMU mappings. */
+struct pmu_ctx *pmu_open_recording(const struct pmu_recording *r, pmu_log_fn log,
+    void *arg, int *errp);
 
 int pmu_describe(struct pmu_ctx *p, const char *name, char *buf, size_t len);
 

@@ -12,6 +12,7 @@
 #include "pmu/hwdb.h"
 
 #define PMU_MAX_FIXED	8
+#define PMU_MAX_TYPES	64
 #define PMU_MAX_FIXED_ALT	3
 
 /* The counters one logical CPU offers, and where each figure came from. */
@@ -56,6 +57,9 @@ struct pmu_ctx {
 	int pc_nbudgets;		/* 2 on a hybrid */
 	struct pmu_planset pc_sets[16];
 	int pc_nsets;
+	int pc_recorded;		/* the model a replayed perf.data names */
+	struct { uint32_t type; char name[40]; } pc_types[PMU_MAX_TYPES];
+	int pc_ntypes;			/* the recording's PMU_MAPPINGS */
 	int pc_hw_state;		/* -1 not probed, 0 no, 1 yes */
 	int pc_hw_errno;		/* why the probe failed */
 	char **pc_names;		/* suggestion candidates, built lazily */

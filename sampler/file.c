@@ -43,6 +43,8 @@ struct smp_file {
 	int pipe;
 	uint64_t pos, end;		/* data records still to read */
 	char *str[SMP_FEAT_MAX];
+	void *raw[SMP_FEAT_MAX];	/* PMU features, as written, for pmu/ */
+	size_t raw_len[SMP_FEAT_MAX];
 	const unsigned char *tracing;
 	size_t tracing_len;
 	int nr_avail, nr_online;
@@ -235,6 +237,17 @@ smp_feature(struct smp_session *s, unsigned feat, const unsigned char *p, size_t
 		break;
 	case SMP_FEAT_GROUP_DESC:
 		err = smp_feat_group_desc(s, p, n);
+		break;
+	case SMP_FEAT_PMU_MAPPINGS: case SMP_FEAT_CPU_PMU_CAPS:
+	case SMP_FEAT_HYBRID_TOPOLOGY: case SMP_FEAT_PMU_CAPS:
+		free(f->raw[feat]);
+		f->raw_len[feat] = 0;
+		if ((f->raw[feat] = malloc(n ? n : 1)) == NULL)
+			err = -ENOMEM;
+		else {
+			memcpy(f->raw[feat], p, n);
+			f->raw_len[feat] = n;
+		}
 		break;
 	default:
 		break;
@@ -693,8 +706,10 @@ smp_file_close(struct smp_session *s)
 	struct smp_file *f = s->f;
 	if (!f)
 		return;
-	for (int i = 0; i < SMP_FEAT_MAX; i++)
+	for (int i = 0; i < SMP_FEAT_MAX; i++) {
 		free(f->str[i]);
+		free(f->raw[i]);
+	}
 	if (f->zd)
 		ZSTD_freeDStream(f->zd);
 	free(f->zbuf);
@@ -704,6 +719,15 @@ smp_file_close(struct smp_session *s)
 		free(f->map);
 	free(f);
 	s->f = NULL;
+}
+
+const void *
+smp_file_feature(const struct smp_session *s, int feature, size_t *len)
+{
+	if (!s || !s->f || feature < 0 || feature >= SMP_FEAT_MAX || !s->f->raw[feature])
+		return NULL;
+	*len = s->f->raw_len[feature];
+	return s->f->raw[feature];
 }
 
 const char *

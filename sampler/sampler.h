@@ -186,7 +186,13 @@ enum {
 	SMP_FEAT_NRCPUS = 7, SMP_FEAT_CPUDESC = 8, SMP_FEAT_CPUID = 9,
 	SMP_FEAT_TOTAL_MEM = 10, SMP_FEAT_CMDLINE = 11, SMP_FEAT_EVENT_DESC = 12,
 	SMP_FEAT_GROUP_DESC = 17, SMP_FEAT_COMPRESSED = 27, SMP_FEAT_MAX = 64,
+	SMP_FEAT_PMU_MAPPINGS = 16, SMP_FEAT_CPU_PMU_CAPS = 28,
+	SMP_FEAT_HYBRID_TOPOLOGY = 30, SMP_FEAT_PMU_CAPS = 31,
 };
+/* Replay: the bytes of a PMU feature (PMU_MAPPINGS, CPU_PMU_CAPS,
+ * HYBRID_TOPOLOGY, PMU_CAPS) as perf wrote them, for pmu/ to read; NULL if
+ * absent. */
+const void *smp_file_feature(const struct smp_session *s, int feature, size_t *len);
 /* Human text of the last error; smp_errmsg(NULL) gives the reason the
  * last smp_open_* on this thread returned NULL. */
 const char *smp_errmsg(const struct smp_session *s);

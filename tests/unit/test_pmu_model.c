@@ -271,6 +271,76 @@ test_plan_report(void)
 	pmu_close(p);
 }
 
+static int
+collect(void *arg, const char *name)
+{
+	char *buf = arg;
+	size_t l = strlen(buf);
+	snprintf(buf + l, 1024 - l, "%s%s", l ? " " : "", name);
+	return 0;
+}
+
+/* A perf.data header names the recording machine; its counters get that
+ * machine's names.  PMU_MAPPINGS bytes as perf writes them. */
+static void
+test_recorded_names(void)
+{
+	static const unsigned char maps[] = {
+		2, 0, 0, 0,
+		4, 0, 0, 0, 12, 0, 0, 0, 'c', 'p', 'u', '_', 'c', 'o', 'r', 'e', 0, 0, 0, 0,
+		7, 0, 0, 0, 12, 0, 0, 0, 'c', 'p', 'u', '_', 'a', 't', 'o', 'm', 0, 0, 0, 0,
+	};
+	struct pmu_recording rec;
+	struct perf_event_attr a;
+	char model[64], names[1024] = "";
+	int err;
+	memset(&rec, 0, sizeof(rec));
+	rec.cpuid = "GenuineIntel,6,186,3";	/* Raptor Lake-P */
+	rec.pmu_mappings = maps;
+	rec.pmu_mappings_len = sizeof(maps);
+	CU_ASSERT_EQUAL(pmu_recording_model(&rec, model, sizeof(model)), 0);
+	CU_ASSERT_STRING_EQUAL(model, "adl");
+	struct pmu_ctx *p = pmu_open_recording(&rec, NULL, NULL, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	memset(&a, 0, sizeof(a));
+	a.type = PERF_TYPE_HARDWARE;
+	a.config = 7ULL << 32 | PERF_COUNT_HW_CPU_CYCLES;	/* cpu_atom/cycles/ */
+	CU_ASSERT_TRUE(pmu_generic_aliases(p, &a, collect, names) >= 3);
+	CU_ASSERT_PTR_NOT_NULL(strstr(names, "cpu_atom.totalcycles"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(names, "cpu_atom.unhaltedcorecycles"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(names, "cpu_atom.cpu_clk_unhalted.thread"));
+	pmu_close(p);
+
+	/* Zen 4, a raw event: libpfm4's name for it there */
+	memset(&rec, 0, sizeof(rec));
+	rec.cpuid = "AuthenticAMD,25,17,0";
+	p = pmu_open_recording(&rec, NULL, NULL, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_STRING_EQUAL(p->pc_budget.pb_name, "AMD Zen 4");
+	memset(&a, 0, sizeof(a));
+	a.type = PERF_TYPE_RAW;
+	a.config = 0xc4;
+	names[0] = '\0';
+	CU_ASSERT_TRUE(pmu_generic_aliases(p, &a, collect, names) >= 1);
+	CU_ASSERT_STRING_EQUAL(names, "RETIRED_TAKEN_BRANCH_INSTRUCTIONS");
+	pmu_close(p);
+
+	/* an Arm MIDR; and a CPU no model describes */
+	rec.cpuid = "0x00000000410fd0c1";
+	CU_ASSERT_EQUAL(pmu_recording_model(&rec, model, sizeof(model)), 0);
+	CU_ASSERT_STRING_EQUAL(model, "neoverse_n1");
+	rec.cpuid = "GenuineIntel,6,1,1";
+	CU_ASSERT_EQUAL(pmu_recording_model(&rec, model, sizeof(model)), -ENOENT);
+	/* truncated mappings are ignored, not read past */
+	rec.cpuid = "GenuineIntel,6,186,3";
+	rec.pmu_mappings = maps;
+	rec.pmu_mappings_len = 20;
+	p = pmu_open_recording(&rec, NULL, NULL, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	CU_ASSERT_EQUAL(p->pc_ntypes, 0);
+	pmu_close(p);
+}
+
 static const struct cu_test tests[] = {
 	{ "unknown_model", test_unknown_model },
 	{ "skl_smt", test_skl_smt },
@@ -281,6 +351,7 @@ static const struct cu_test tests[] = {
 	{ "zen4", test_zen4 },
 	{ "neoverse_n1", test_neoverse_n1 },
 	{ "plan_report", test_plan_report },
+	{ "recorded_names", test_recorded_names },
 	{ NULL, NULL }
 };
 
