@@ -31,7 +31,16 @@ bad 'budget x | pfm=x | intel | 8 | 4 | 3 | 0x00c0 | X  # src' 'FIXED is 3 but F
 bad 'budget x | pfm=x | via | 8 | 4 | 0 | - | X  # src' 'vendor must be intel, amd or arm'
 bad 'budget x | pfm=x | amd | six | 6 | 0 | - | X  # src' 'GP, GP_SMT and FIXED must be numbers'
 bad 'frobnicate x  # src' 'unknown entry kind'
+bad 'constraint skl 0x01c0  # src' 'constraint needs ID CONFIG\[/MASK\] COUNTERS'
+bad 'constraint skl c0 1  # src' 'CONFIG and MASK are hex'
+bad 'constraint skl 0x01c0 one  # src' 'bad counter list "one"'
+bad 'constraint skl 0x01c0 3-1  # src' 'counter list "3-1" out of range'
 printf '%s\n' 'alias * a cycles  # s' 'alias * a cycles  # s' > "$tmp/dup.txt"
 sh "$gen" "$tmp/dup.txt" > /dev/null 2> "$tmp/err" && { echo "accepted a duplicate alias"; exit 1; }
 grep -q 'dup.txt:2: duplicate alias a' "$tmp/err" || { cat "$tmp/err"; exit 1; }
+# A constraint's counter list becomes its bit mask.
+printf '%s\n' 'constraint skl 0x01c0 1  # s' 'constraint icl 0x00d1/0xff 0-3,5  # s' > "$tmp/k.txt"
+sh "$gen" "$tmp/k.txt" > "$tmp/k.c" || { echo "constraints refused"; exit 1; }
+grep -q '{ "skl", 0x01c0ULL, 0xffffULL, 2ULL, "s", ".*k.txt:1" }' "$tmp/k.c" || { cat "$tmp/k.c"; exit 1; }
+grep -q '{ "icl", 0x00d1ULL, 0xffULL, 47ULL, "s", ".*k.txt:2" }' "$tmp/k.c" || { cat "$tmp/k.c"; exit 1; }
 echo "hwdb generator: ok"

@@ -90,6 +90,12 @@ grep -q '^    cycles  *cycles  *fixed 0$' "$out" || fail "n1: cycles not on the 
 run -e -x pmumodel=neoverse_n1 -n 'pmc:::BR_MISP_RETIRED.ALL_BRANCHES { }'
 [ $? = 1 ] && grep -q 'this libpfm4 has no event table for Arm Neoverse N1' "$err" || fail "n1: Intel name accepted"
 
+# -l lists the model's hardware counters (this machine may have none).
+run -l -P pmc -x pmumodel=skl || fail "-l skl: exit $?"
+for c in instructionretired unhaltedreferencecyclesfixed branchmispredictions totalissues; do
+	grep -q " pmc  *$c\$" "$out" || fail "-l skl does not list $c"
+done
+
 # A model nobody knows is refused, not planned as this machine.
 run -e -x pmumodel=no_such_cpu -n 'pmc:::cycles { }'
 [ $? = 1 ] || fail "unknown model: want exit 1"
