@@ -131,6 +131,29 @@ kb_map_update(struct kb_obj *o, const char *map, __u32 key, const void *val)
 }
 
 int
+kb_map_lookup(struct kb_obj *o, const char *map, __u32 key, void *val)
+{
+	int fd = kb_map_fd(o, map);
+	if (fd < 0)
+		return fd;
+	if (bpf_map_lookup_elem(fd, &key, val) < 0)
+		return kb_err(o, -errno, "BPF map %s[%u]", map, key);
+	return 0;
+}
+
+__u64
+kb_prog_misses(struct kb_obj *o, const char *prog)
+{
+	struct bpf_program *p = bpf_object__find_program_by_name(o->obj, prog);
+	struct bpf_prog_info info;
+	__u32 len = sizeof(info);
+	memset(&info, 0, sizeof(info));
+	if (!p || bpf_obj_get_info_by_fd(bpf_program__fd(p), &info, &len) < 0)
+		return 0;
+	return info.recursion_misses;
+}
+
+int
 kb_attach(struct kb_obj *o, const char *prog)
 {
 	struct bpf_program *p = bpf_object__find_program_by_name(o->obj, prog);

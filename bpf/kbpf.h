@@ -31,7 +31,7 @@
  * Maps: kb_counters (PERF_EVENT_ARRAY, cpu * KB_MAX_COUNTERS + counter:
  * the per-CPU counting events to read at each switch), kb_out
  * (PERF_EVENT_ARRAY by CPU: bpf-output events whose rings the caller
- * reads), kb_cfg (ARRAY, key 0: struct kb_cfg).  Programs: kb_switch,
+ * reads), kb_cfg (ARRAY, key 0: struct kb_cfg), kb_stats (below).  Programs: kb_switch,
  * kb_wakeup, kb_irq_entry, kb_irq_exit, kb_softirq_entry,
  * kb_softirq_exit; attach only those wanted.
  */
@@ -45,6 +45,14 @@ enum kb_kind {
 	KB_IRQ_EXIT = 4,
 	KB_SOFTIRQ_ENTRY = 5,
 	KB_SOFTIRQ_EXIT = 6,
+};
+
+/* kb_stats (PERCPU_ARRAY, key 0): what went wrong on each CPU. */
+struct kb_stats {
+	__u64 out_errors;	/* records bpf_perf_event_output could not write */
+	__u64 read_errors;	/* counter reads that failed (that slice waits) */
+	__u64 gaps;		/* switches with KB_SW_GAP */
+	__s64 last_out_error, last_read_error;	/* -errno */
 };
 
 struct kb_cfg {
@@ -69,10 +77,21 @@ struct kb_switch {
 	__s64 prev_state;	/* as the sched_switch tracepoint reports it */
 	__s32 next_prio;	/* kernel prio, as the tracepoint reports it */
 	__u32 ncounters;
+	__u32 flags;		/* KB_SW_* */
+	__s32 gap_tid;		/* KB_SW_GAP: the task the last seen switch put on */
+	__u64 gap_span;		/* KB_SW_GAP: ns since that switch */
+	__u64 gap_runtime;	/* KB_SW_GAP: prev's own runtime in it, 0 unknown */
 	char prev_comm[KB_COMM], next_comm[KB_COMM];
 	__u64 val[KB_MAX_COUNTERS], delta[KB_MAX_COUNTERS];
 	__u64 d_enabled[KB_MAX_COUNTERS], d_running[KB_MAX_COUNTERS];
 };
+
+/* The previous switch seen on this CPU put another task (gap_tid) on it
+ * than the one leaving now: the kernel ran switches in between without
+ * this probe (see docs/design.md), and delta covers them too.  prev's own
+ * scheduler runtime since its previous switch-out (gap_runtime) against
+ * the span lets the reader split delta between the two. */
+#define KB_SW_GAP 1
 
 struct kb_wakeup {
 	struct kb_hdr h;
@@ -99,7 +118,12 @@ int kb_map_resize(struct kb_obj *o, const char *map, __u32 entries);	/* before k
 int kb_load(struct kb_obj *o);
 int kb_map_fd(struct kb_obj *o, const char *map);
 int kb_map_update(struct kb_obj *o, const char *map, __u32 key, const void *val);
+/* Look key up; a per-CPU map's value is one per possible CPU, in order. */
+int kb_map_lookup(struct kb_obj *o, const char *map, __u32 key, void *val);
 int kb_attach(struct kb_obj *o, const char *prog);
+/* Times the kernel skipped prog because it was already running on that
+ * CPU (a BPF program it called into fired the same tracepoint), or 0. */
+__u64 kb_prog_misses(struct kb_obj *o, const char *prog);
 void kb_close(struct kb_obj *o);
 const char *kb_errmsg(const struct kb_obj *o);
 

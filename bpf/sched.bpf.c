@@ -20,7 +20,12 @@
 #define __KB_BPF__ 1
 #include "bpf/kbpf.h"
 
+struct sched_entity {
+	__u64 sum_exec_runtime;
+} __attribute__((preserve_access_index));
+
 struct task_struct {
+	struct sched_entity se;
 	int pid, tgid, prio;
 	unsigned int __state;
 	int exit_state;
@@ -54,7 +59,18 @@ struct {
 
 struct kb_last {
 	__u64 val[KB_MAX_COUNTERS], enabled[KB_MAX_COUNTERS], running[KB_MAX_COUNTERS];
+	__s32 next_tid;		/* who the last switch put on this CPU */
+	__u32 seen;
+	__u64 time;		/* of the last switch */
 };
+
+/* Each task's scheduler runtime when it last left a CPU, to split a gap. */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __s32);
+	__type(value, __u64);
+} kb_runtime SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -71,7 +87,28 @@ struct {
 	__type(value, struct kb_switch);
 } kb_scratch SEC(".maps");
 
+/* Records the kernel could not deliver, and counter reads that failed,
+ * per CPU: the loader reports them as drops (struct kb_stats). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct kb_stats);
+} kb_stats SEC(".maps");
+
 char LICENSE[] SEC("license") = "GPL";
+
+static void
+kb_output(void *ctx, void *rec, __u64 size)
+{
+	__u32 zero = 0;
+	long err = bpf_perf_event_output(ctx, &kb_out, BPF_F_CURRENT_CPU, rec, size);
+	struct kb_stats *st = err ? bpf_map_lookup_elem(&kb_stats, &zero) : 0;
+	if (st) {
+		st->out_errors++;
+		st->last_out_error = err;
+	}
+}
 
 /* What the sched_switch tracepoint prints as prev_state: the highest
  * reported state bit, TASK_REPORT_MAX for a preempted task. */
@@ -104,8 +141,19 @@ kb_read_counters(struct kb_switch *r, __u32 cpu)
 		return;
 	for (__u32 i = 0; i < KB_MAX_COUNTERS && i < n; i++) {
 		struct bpf_perf_event_value v;
-		if (bpf_perf_event_read_value(&kb_counters, cpu * KB_MAX_COUNTERS + i, &v, sizeof(v)))
-			__builtin_memset(&v, 0, sizeof(v));
+		long err = bpf_perf_event_read_value(&kb_counters, cpu * KB_MAX_COUNTERS + i, &v,
+		    sizeof(v));
+		if (err) {
+			/* bill nothing now: the next good read covers the slice */
+			struct kb_stats *st = bpf_map_lookup_elem(&kb_stats, &zero);
+			if (st) {
+				st->read_errors++;
+				st->last_read_error = err;
+			}
+			v.counter = last->val[i];
+			v.enabled = last->enabled[i];
+			v.running = last->running[i];
+		}
 		r->val[i] = v.counter;
 		r->delta[i] = v.counter - last->val[i];
 		r->d_enabled[i] = v.enabled - last->enabled[i];
@@ -115,6 +163,36 @@ kb_read_counters(struct kb_switch *r, __u32 cpu)
 		last->running[i] = v.running;
 		r->ncounters = i + 1;
 	}
+}
+
+/* Each switch should take off the CPU the task the previous one put on. */
+static void
+kb_chain(struct kb_switch *r, struct task_struct *prev)
+{
+	__u32 zero = 0;
+	struct kb_last *last = bpf_map_lookup_elem(&kb_last, &zero);
+	__u64 rt = BPF_CORE_READ(prev, se.sum_exec_runtime);
+	__s32 tid = r->prev_tid;
+	r->flags = 0;
+	r->gap_tid = 0;
+	r->gap_span = r->gap_runtime = 0;
+	if (!last)
+		return;
+	if (last->seen && last->next_tid != r->prev_tid) {
+		struct kb_stats *st = bpf_map_lookup_elem(&kb_stats, &zero);
+		__u64 *was = bpf_map_lookup_elem(&kb_runtime, &tid);
+		r->flags = KB_SW_GAP;
+		r->gap_tid = last->next_tid;
+		r->gap_span = r->h.time - last->time;
+		r->gap_runtime = was && rt > *was ? rt - *was : 0;
+		if (st)
+			st->gaps++;
+	}
+	if (tid)
+		bpf_map_update_elem(&kb_runtime, &tid, &rt, BPF_ANY);
+	last->seen = 1;
+	last->next_tid = r->next_tid;
+	last->time = r->h.time;
 }
 
 SEC("raw_tp/sched_switch")
@@ -139,7 +217,8 @@ kb_switch(__u64 *ctx)
 	BPF_CORE_READ_STR_INTO(&r->prev_comm, prev, comm);
 	BPF_CORE_READ_STR_INTO(&r->next_comm, next, comm);
 	kb_read_counters(r, r->h.cpu);
-	bpf_perf_event_output(ctx, &kb_out, BPF_F_CURRENT_CPU, r, sizeof(*r));
+	kb_chain(r, prev);
+	kb_output(ctx, r, sizeof(*r));
 	return 0;
 }
 
@@ -153,7 +232,7 @@ kb_wake(__u64 *ctx)
 	r.prio = BPF_CORE_READ(p, prio);
 	r.target_cpu = -1;
 	BPF_CORE_READ_STR_INTO(&r.comm, p, comm);
-	bpf_perf_event_output(ctx, &kb_out, BPF_F_CURRENT_CPU, &r, sizeof(r));
+	kb_output(ctx, &r, sizeof(r));
 	return 0;
 }
 
@@ -175,7 +254,7 @@ kb_irq_out(__u64 *ctx, __u32 kind, __s32 irq, __s32 ret, struct irqaction *act)
 		if (name)
 			bpf_probe_read_kernel_str(r.name, sizeof(r.name), name);
 	}
-	bpf_perf_event_output(ctx, &kb_out, BPF_F_CURRENT_CPU, &r, sizeof(r));
+	kb_output(ctx, &r, sizeof(r));
 	return 0;
 }
 

@@ -29,6 +29,7 @@ struct cli_ctx {
 	int pmc_multiplex;
 	struct pmu_target pmu_target;	/* -x pmumodel, -x pmusmt */
 	int pmc_plan;			/* -x pmcplan */
+	int nobpf;			/* -x nobpf */
 	pid_t child;			/* -c */
 	int child_fd;			/* write end that releases the child */
 	int done;

@@ -25,6 +25,10 @@ cli_own_option(struct cli_ctx *cx, const char *x)
 		cx->pmc_multiplex = 1;
 		return 1;
 	}
+	if (!strcmp(x, "nobpf")) {
+		cx->nobpf = 1;
+		return 1;
+	}
 	return cli_pmu_option(x, &cx->pmu_target, &cx->pmc_plan);
 }
 
@@ -256,7 +260,7 @@ cli_setup(struct cli_ctx *cx)
 	cx->sym = sym_open(&err);
 	struct prov_config pc = {
 		.pmu = cx->pmu, .sym = cx->sym, .replay = cx->replay,
-		.pmc_multiplex = cx->pmc_multiplex, .want_callchains = 1,
+		.pmc_multiplex = cx->pmc_multiplex, .nobpf = cx->nobpf, .want_callchains = 1,
 		.check_only = o->compile_only || o->list,
 	};
 	if (!(cx->reg = prov_open(&pc, &err))) {

@@ -35,6 +35,7 @@ struct prov_config {
 	int replay;			/* events come from a perf.data file */
 	int pmc_multiplex;		/* -x pmcmultiplex */
 	int check_only;			/* -e or -l: counters are planned, not opened */
+	int nobpf;			/* -x nobpf: no in-kernel probe, perf events only */
 	int want_callchains;		/* d_uses_stacks() bits: 1 kernel, 2 user
 					 * stacks, 4 user memory reads */
 };

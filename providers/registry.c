@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "providers/prov_kit.h"
+#include "providers/kbsrc.h"
 #include "providers/vclock.h"
 
 static const struct prov_ops *const prov_table[] = {
@@ -60,7 +61,14 @@ struct prov_registry {
 	char err[1024];
 	char notices[2048];
 	struct vclock *vclock;		/* vtimestamp, when the program reads it */
+	struct prov_kb *kb;		/* the in-kernel probe, once wanted (kbsrc.c) */
 };
+
+struct prov_kb **
+prov_kb_slot(struct prov_registry *r)
+{
+	return &r->kb;
+}
 
 static int
 prov_index(const struct prov_ops *ops)
@@ -390,6 +398,7 @@ prov_close(struct prov_registry *r)
 	free(r->probes);
 	free(r->claims);
 	vclock_close(r->vclock);
+	prov_kb_free(r->kb);
 	free(r);
 }
 

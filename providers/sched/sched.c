@@ -24,10 +24,22 @@
  *            arg3 = its priority.
  * The structs are built per firing (pid, tid, comm, CPU; the rest zero)
  * and translated by the engine's psinfo_t/lwpsinfo_t translators.
+ *
+ * Two sources feed the same firings.  Where BPF can be used, the
+ * in-kernel probe (providers/kbsrc.c, bpf/sched.bpf.c) sees every switch
+ * and wakeup, those in the idle loop included, reads the counters on the
+ * switching CPU and computes each slice's delta in the kernel: arg5 is
+ * exact and an idle slice is billed to the idle task (pid 0).  Otherwise
+ * (-x nobpf, no privilege, no BTF) the perf tracepoints above are used;
+ * this kernel does not deliver the ones fired in the idle loop, so a
+ * switch out of idle is missed and its idle time lands in the next
+ * slice of a thread; the notice at the end of the run says so.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "bpf/kbpf.h"
+#include "providers/kbsrc.h"
 #include "providers/pmcpair.h"
 
 enum sched_kind { SK_ON, SK_OFF, SK_WAKEUP, SK_PMC_ON, SK_PMC_OFF };
@@ -64,6 +76,7 @@ struct sched_state {
 	int noff, non, nwake;
 	uint64_t last[PROV_MAX_CPUS][SCHED_MAX_COUNTERS];
 	uint64_t sum_enabled, sum_running;	/* -x pmcmultiplex: the ratio reported */
+	int kb;				/* switches and wakeups come from the in-kernel probe */
 	int park;			/* on-cpu probes and the program prints stacks */
 	struct sched_parked parked[SCHED_PARKED_SLOTS];	/* untouched pages cost nothing */
 };
@@ -175,9 +188,14 @@ sched_match_pmc(struct prov_registry *r, const struct d_probe_desc *pd,
 static int
 sched_match(struct prov_registry *r, const struct d_probe_desc *pd, d_probe_cb cb, void *arg)
 {
+	struct sched_state *st = prov_state(r, &prov_sched_ops);
+	/* A replayed in-kernel recording has its counters' probes already;
+	 * only the block probes (no counter named) are made on demand. */
+	int replay_kb = prov_cfg(r)->replay && st && st->kb && st->ncounters && pd->dpd_name &&
+	    (!strcmp(pd->dpd_name, "off-cpu") || !strcmp(pd->dpd_name, "on-cpu"));
 	if (pd->dpd_func && !strcmp(pd->dpd_func, "pmc") && pd->dpd_name &&
 	    !prov_has_glob(pd->dpd_name) && prov_field_match(pd->dpd_mod, "") &&
-	    !prov_cfg(r)->replay)
+	    (!prov_cfg(r)->replay || replay_kb))
 		return sched_match_pmc(r, pd, cb, arg);
 	return sched_emit_matching(r, pd, cb, arg);
 }
@@ -186,7 +204,7 @@ static int
 sched_list(struct prov_registry *r, const struct d_probe_desc *pd, d_probe_cb cb, void *arg)
 {
 	struct sched_state *st = prov_state(r, &prov_sched_ops);
-	if (prov_cfg(r)->replay && (!st || (!st->sw.id && !st->wk.id)))
+	if (prov_cfg(r)->replay && (!st || (!st->sw.id && !st->wk.id && !st->kb)))
 		return 0;	/* the file recorded no scheduler events */
 	return sched_emit_matching(r, pd, cb, arg);
 }
@@ -269,6 +287,28 @@ sched_add_members(struct prov_registry *r, struct smp_session *s, struct sched_s
 	return 0;
 }
 
+/* The in-kernel probe when it can be had (1), else 0: the perf path. */
+static int
+sched_enable_kb(struct prov_registry *r, struct smp_session *s, struct sched_state *st)
+{
+	int kinds[2], nk = 0;
+	if (st->noff || st->non)
+		kinds[nk++] = KB_SWITCH;
+	if (st->nwake)
+		kinds[nk++] = KB_WAKEUP;
+	int rc = prov_kb_use(r, s, &prov_sched_ops, kinds, nk);
+	if (rc <= 0) {
+		if (rc == 0)
+			prov_notice(r, "sched: perf tracepoints, not the in-kernel probe (%s): "
+			    "switches and wakeups in the idle loop are not seen%s", prov_kb_why(r),
+			    st->ncounters ? ", so an idle period is billed to the next thread "
+			    "that leaves its CPU (sched::pmc: arg5)" : "");
+		return rc;
+	}
+	st->kb = 1;
+	return prov_kb_add_counters(r, s, st->counters, st->ncounters) < 0 ? -1 : 1;
+}
+
 static int
 sched_enable(struct prov_registry *r, struct smp_session *s)
 {
@@ -277,6 +317,11 @@ sched_enable(struct prov_registry *r, struct smp_session *s)
 		return -1;
 	sched_plan_firing(r, st);
 	st->park = st->non && (prov_cfg(r)->want_callchains & 3);
+	if (!st->noff && !st->non && !st->nwake)
+		return 0;
+	int rc = sched_enable_kb(r, s, st);
+	if (rc)
+		return rc < 0 ? -1 : 0;
 	if (st->noff || st->non) {
 		if (sched_load_switch(r, st) < 0)
 			return -1;
@@ -293,11 +338,43 @@ sched_enable(struct prov_registry *r, struct smp_session *s)
 	return 0;
 }
 
+/* A recording of the in-kernel probe: its counters are the file's events
+ * named PROV_KB_COUNTER<name>, in the order they were added, which is the
+ * order of the values in each switch record. */
+static int
+sched_claim_kb(struct prov_registry *r, struct smp_session *s, struct sched_state *st, int evidx)
+{
+	size_t pl = strlen(PROV_KB_COUNTER);
+	st->kb = 1;
+	if (sched_emit_matching(r, &(struct d_probe_desc){ 0 }, NULL, NULL) < 0)
+		return -1;
+	for (int e = 0; e < smp_nevents(s) && st->ncounters < SCHED_MAX_COUNTERS; e++) {
+		const char *n = smp_event(s, e)->name;
+		if (!n || strncmp(n, PROV_KB_COUNTER, pl))
+			continue;
+		struct pmu_counter *c = &st->counters[st->ncounters];
+		char probe[160];
+		snprintf(c->name, sizeof(c->name), "%s", n + pl);
+		int idx = st->ncounters++;
+		if (prov_note_group_counter(r, c->name) < 0)
+			return -1;
+		for (int k = 0; k < 2; k++) {
+			snprintf(probe, sizeof(probe), "%s-%s", k ? "on-cpu" : "off-cpu", c->name);
+			if (!prov_find(r, "sched", "", "pmc", probe) &&
+			    !sched_make(r, "pmc", probe, k ? SK_PMC_ON : SK_PMC_OFF, idx))
+				return prov_errf(r, "out of memory");
+		}
+	}
+	return prov_claim(r, evidx, &prov_sched_ops, PROV_KB_COOKIE);
+}
+
 static int
 sched_claim(struct prov_registry *r, struct smp_session *s, int evidx)
 {
 	const struct smp_event_spec *ev = smp_event(s, evidx);
 	struct sched_state *st = prov_state_get(r, &prov_sched_ops, sizeof(*st));
+	if (st && ev->name && !strcmp(ev->name, PROV_KB_EVENT))
+		return sched_claim_kb(r, s, st, evidx);
 	if (!st || ev->attr.type != PERF_TYPE_TRACEPOINT || !ev->name)
 		return st ? 0 : -1;
 	if (!strcmp(ev->name, "sched:sched_switch")) {
@@ -421,72 +498,195 @@ sched_unpark(struct sched_state *st, int32_t tid, struct d_firing *f,
 	p->tid = 0;
 }
 
-static int
-sched_decode_switch(struct prov_registry *r, struct sched_state *st,
-    const struct smp_record *rec, prov_fire_fn fire, void *arg)
-{
-	uint64_t kbuf[128], ubuf[128], val[SCHED_MAX_COUNTERS], delta[SCHED_MAX_COUNTERS];
+/* One switch, from whichever source. */
+struct sched_sw {
+	int32_t prev_pid, prev_tid, next_pid, next_tid;	/* pid -1: look it up */
+	uint64_t prev_state, next_prio;
 	char prev_comm[16], next_comm[16];
-	struct {
-		struct sched_proc next, prev;
-		struct sched_block blocks[2];	/* values, deltas */
-	} two;	/* what args[] may read */
+	uint64_t val[SCHED_MAX_COUNTERS], delta[SCHED_MAX_COUNTERS];
+	int32_t gap_tid;	/* >0: the switch that put prev on was not seen */
+	double gap_share;	/* of delta, prev's (the rest was gap_tid's) */
+};
+
+struct sched_two {
+	struct sched_proc next, prev;
+	struct sched_block blocks[2];	/* values, deltas */
+};
+
+/* A switch the kernel did not show the probe: gap_tid was put on the CPU,
+ * then (unseen) prev.  gap_tid leaves with its part of the slice, prev
+ * arrives; the caller then fires prev's off-cpu with the rest. */
+static int
+sched_fire_gap(struct prov_registry *r, struct sched_state *st, const struct smp_record *rec,
+    struct sched_sw *sw, struct d_firing *f, struct sched_two *two, prov_fire_fn fire, void *arg)
+{
+	uint64_t gd[SCHED_MAX_COUNTERS], zero[SCHED_MAX_COUNTERS] = { 0 };
+	struct d_firing g = *f;
+	for (int i = 0; i < SCHED_MAX_COUNTERS; i++) {
+		uint64_t mine = (uint64_t)((double)sw->delta[i] * sw->gap_share);
+		gd[i] = sw->delta[i] - mine;
+		sw->delta[i] = mine;
+	}
+	g.df_tid = sw->gap_tid;
+	g.df_pid = prov_tgid(r, sw->gap_tid);
+	g.df_execname = "";
+	g.df_nkstack = g.df_nustack = 0;
+	sched_proc_fill(&two->next, f->df_pid, sw->prev_tid, sw->prev_comm, rec->cpu);
+	sched_proc_fill(&two->prev, g.df_pid, sw->gap_tid, "", rec->cpu);
+	sched_fill_blocks(st, two->blocks, sw->val, gd);
+	g.df_args[0] = g.df_args[1] = (uint64_t)(uintptr_t)&two->next;
+	int rc = sched_fire_list(st->off, st->noff, &g, sw->val, gd, two->blocks, fire, arg);
+	if (rc || !st->non)
+		return rc;
+	struct d_firing o = *f;		/* prev arrives: no stack of its own yet */
+	sched_fill_blocks(st, two->blocks, sw->val, zero);
+	o.df_args[0] = o.df_args[1] = (uint64_t)(uintptr_t)&two->prev;
+	o.df_nkstack = o.df_nustack = 0;
+	o.df_uregs_ip = 0;
+	return sched_fire_list(st->on, st->non, &o, sw->val, zero, two->blocks, fire, arg);
+}
+
+static int
+sched_fire_switch(struct prov_registry *r, struct sched_state *st,
+    const struct smp_record *rec, struct sched_sw *sw, prov_fire_fn fire, void *arg)
+{
+	uint64_t kbuf[128], ubuf[128];
+	struct sched_two two;	/* what args[] may read */
 	struct sched_proc *next = &two.next, *prev = &two.prev;
 	struct d_firing f;
-	int32_t prev_tid = (int32_t)prov_tp_uint(st->prev_pid, rec->raw, rec->raw_size);
-	int32_t next_tid = (int32_t)prov_tp_uint(st->next_pid, rec->raw, rec->raw_size);
-	sched_counter_values(st, rec, val, delta, prov_cfg(r)->pmc_multiplex);
-	sched_fill_blocks(st, two.blocks, val, delta);
 	prov_firing_from_sample(r, rec, &f, kbuf, ubuf, 128);
 	/* A task's last switch, as it exits, is sampled after its pid is
 	 * unhashed (the sample says pid 0): the payload still names it. */
-	if (prev_tid > 0 && f.df_tid != prev_tid) {
-		f.df_tid = prev_tid;
-		f.df_pid = prov_tgid(r, prev_tid);
+	if (sw->prev_pid >= 0) {
+		f.df_tid = sw->prev_tid;
+		f.df_pid = sw->prev_pid;
+	} else if (sw->prev_tid > 0 && f.df_tid != sw->prev_tid) {
+		f.df_tid = sw->prev_tid;
+		f.df_pid = prov_tgid(r, sw->prev_tid);
 	}
-	f.df_execname = prov_tp_str(st->prev_comm, rec->raw, rec->raw_size, prev_comm, sizeof(prev_comm));
-	prov_tp_str(st->next_comm, rec->raw, rec->raw_size, next_comm, sizeof(next_comm));
-	sched_proc_fill(next, prov_tgid(r, next_tid), next_tid, next_comm, rec->cpu);
-	sched_proc_fill(prev, f.df_pid, prev_tid, prev_comm, rec->cpu);
+	f.df_execname = sw->prev_comm;
 	f.df_mem = &two;
 	f.df_memlen = sizeof(two);
+	f.df_args[2] = sw->prev_state;
+	f.df_args[3] = sw->next_prio;
+	int rc = sw->gap_tid > 0 ? sched_fire_gap(r, st, rec, sw, &f, &two, fire, arg) : 0;
+	if (rc)
+		return rc;
+	sched_fill_blocks(st, two.blocks, sw->val, sw->delta);
+	sched_proc_fill(prev, f.df_pid, sw->prev_tid, sw->prev_comm, rec->cpu);
+	sched_proc_fill(next, sw->next_pid >= 0 ? sw->next_pid : prov_tgid(r, sw->next_tid),
+	    sw->next_tid, sw->next_comm, rec->cpu);
 	f.df_args[0] = f.df_args[1] = (uint64_t)(uintptr_t)next;
-	f.df_args[2] = prov_tp_uint(st->prev_state, rec->raw, rec->raw_size);
-	f.df_args[3] = prov_tp_uint(st->next_prio, rec->raw, rec->raw_size);
-	int rc = sched_fire_list(st->off, st->noff, &f, val, delta, two.blocks, fire, arg);
+	rc = sched_fire_list(st->off, st->noff, &f, sw->val, sw->delta, two.blocks, fire, arg);
 	if (rc || !st->non)
 		return rc;
 	/* on-cpu: the arriving thread is now current; the stack was the
 	 * leaving thread's, so none is reported. */
 	f.df_pid = next->pid;
-	f.df_tid = next_tid;
-	f.df_execname = next_comm;
-	sched_park(st, prev_tid, &f);
-	sched_unpark(st, next_tid, &f, kbuf, ubuf);
+	f.df_tid = sw->next_tid;
+	f.df_execname = sw->next_comm;
+	sched_park(st, sw->prev_tid, &f);
+	sched_unpark(st, sw->next_tid, &f, kbuf, ubuf);
 	f.df_uregs_ip = 0;
 	f.df_args[0] = f.df_args[1] = (uint64_t)(uintptr_t)prev;
-	return sched_fire_list(st->on, st->non, &f, val, delta, two.blocks, fire, arg);
+	return sched_fire_list(st->on, st->non, &f, sw->val, sw->delta, two.blocks, fire, arg);
+}
+
+static int
+sched_decode_switch(struct prov_registry *r, struct sched_state *st,
+    const struct smp_record *rec, prov_fire_fn fire, void *arg)
+{
+	struct sched_sw sw;
+	sw.prev_tid = (int32_t)prov_tp_uint(st->prev_pid, rec->raw, rec->raw_size);
+	sw.next_tid = (int32_t)prov_tp_uint(st->next_pid, rec->raw, rec->raw_size);
+	sw.prev_pid = sw.next_pid = -1;
+	sw.gap_tid = 0;
+	sw.prev_state = prov_tp_uint(st->prev_state, rec->raw, rec->raw_size);
+	sw.next_prio = prov_tp_uint(st->next_prio, rec->raw, rec->raw_size);
+	prov_tp_str(st->prev_comm, rec->raw, rec->raw_size, sw.prev_comm, sizeof(sw.prev_comm));
+	prov_tp_str(st->next_comm, rec->raw, rec->raw_size, sw.next_comm, sizeof(sw.next_comm));
+	sched_counter_values(st, rec, sw.val, sw.delta, prov_cfg(r)->pmc_multiplex);
+	return sched_fire_switch(r, st, rec, &sw, fire, arg);
+}
+
+/* The in-kernel probe's switch: the deltas were taken in the kernel. */
+static int
+sched_decode_kb_switch(struct prov_registry *r, struct sched_state *st,
+    const struct smp_record *rec, prov_fire_fn fire, void *arg)
+{
+	struct kb_switch k;
+	struct sched_sw sw;
+	if (rec->raw_size < sizeof(k))
+		return 0;
+	memcpy(&k, rec->raw, sizeof(k));	/* the payload is not 8-byte aligned */
+	memset(&sw, 0, sizeof(sw));
+	sw.prev_pid = k.prev_pid;
+	sw.prev_tid = k.prev_tid;
+	sw.next_pid = k.next_pid;
+	sw.next_tid = k.next_tid;
+	sw.prev_state = (uint64_t)k.prev_state;
+	sw.next_prio = (uint64_t)(int64_t)k.next_prio;
+	memcpy(sw.prev_comm, k.prev_comm, sizeof(sw.prev_comm));
+	memcpy(sw.next_comm, k.next_comm, sizeof(sw.next_comm));
+	sw.prev_comm[15] = sw.next_comm[15] = 0;
+	sw.gap_tid = k.flags & KB_SW_GAP ? k.gap_tid : 0;
+	sw.gap_share = k.gap_runtime && k.gap_span > k.gap_runtime ?
+	    (double)k.gap_runtime / (double)k.gap_span : 1.0;
+	for (uint32_t i = 0; i < k.ncounters && i < KB_MAX_COUNTERS && (int)i < st->ncounters; i++) {
+		sw.val[i] = k.val[i];
+		sw.delta[i] = k.delta[i];
+		if (!prov_cfg(r)->pmc_multiplex)
+			continue;
+		st->sum_enabled += k.d_enabled[i];
+		st->sum_running += k.d_running[i];
+		if (k.d_running[i] && k.d_running[i] < k.d_enabled[i])
+			sw.delta[i] = (uint64_t)((double)k.delta[i] * (double)k.d_enabled[i] /
+			    (double)k.d_running[i]);
+	}
+	return sched_fire_switch(r, st, rec, &sw, fire, arg);
+}
+
+static int
+sched_fire_wakeup(struct prov_registry *r, struct sched_state *st, const struct smp_record *rec,
+    int32_t pid, int32_t tid, const char *comm, uint64_t target, uint64_t prio,
+    prov_fire_fn fire, void *arg)
+{
+	uint64_t kbuf[128], ubuf[128];
+	struct sched_proc woken;
+	struct d_firing f;
+	prov_firing_from_sample(r, rec, &f, kbuf, ubuf, 128);
+	sched_proc_fill(&woken, pid, tid, comm, (uint32_t)target);
+	f.df_mem = &woken;
+	f.df_memlen = sizeof(woken);
+	f.df_args[0] = f.df_args[1] = (uint64_t)(uintptr_t)&woken;
+	f.df_args[2] = target;
+	f.df_args[3] = prio;
+	return sched_fire_list(st->wake, st->nwake, &f, NULL, NULL, NULL, fire, arg);
 }
 
 static int
 sched_decode_wakeup(struct prov_registry *r, struct sched_state *st,
     const struct smp_record *rec, prov_fire_fn fire, void *arg)
 {
-	uint64_t kbuf[128], ubuf[128];
 	char comm[16];
-	struct sched_proc woken;
-	struct d_firing f;
 	int32_t tid = (int32_t)prov_tp_uint(st->wk_pid, rec->raw, rec->raw_size);
-	uint64_t target = prov_tp_uint(st->wk_cpu, rec->raw, rec->raw_size);
-	prov_firing_from_sample(r, rec, &f, kbuf, ubuf, 128);
 	prov_tp_str(st->wk_comm, rec->raw, rec->raw_size, comm, sizeof(comm));
-	sched_proc_fill(&woken, prov_tgid(r, tid), tid, comm, (uint32_t)target);
-	f.df_mem = &woken;
-	f.df_memlen = sizeof(woken);
-	f.df_args[0] = f.df_args[1] = (uint64_t)(uintptr_t)&woken;
-	f.df_args[2] = target;
-	f.df_args[3] = prov_tp_uint(st->wk_prio, rec->raw, rec->raw_size);
-	return sched_fire_list(st->wake, st->nwake, &f, NULL, NULL, NULL, fire, arg);
+	return sched_fire_wakeup(r, st, rec, prov_tgid(r, tid), tid, comm,
+	    prov_tp_uint(st->wk_cpu, rec->raw, rec->raw_size),
+	    prov_tp_uint(st->wk_prio, rec->raw, rec->raw_size), fire, arg);
+}
+
+static int
+sched_decode_kb_wakeup(struct prov_registry *r, struct sched_state *st,
+    const struct smp_record *rec, prov_fire_fn fire, void *arg)
+{
+	struct kb_wakeup k;
+	if (rec->raw_size < sizeof(k))
+		return 0;
+	memcpy(&k, rec->raw, sizeof(k));
+	k.comm[KB_COMM - 1] = 0;
+	return sched_fire_wakeup(r, st, rec, k.pid, k.tid, k.comm, (uint64_t)(int64_t)k.target_cpu,
+	    (uint64_t)(int64_t)k.prio, fire, arg);
 }
 
 static int
@@ -498,6 +698,11 @@ sched_decode(struct prov_registry *r, const struct smp_record *rec, uint64_t coo
 		return 0;
 	if (prov_cfg(r)->replay && !st->noff && !st->non && !st->nwake)
 		sched_plan_firing(r, st);
+	if (cookie == PROV_KB_COOKIE) {
+		int kind = prov_kb_kind(rec);
+		return kind == KB_SWITCH ? sched_decode_kb_switch(r, st, rec, fire, arg) :
+		    kind == KB_WAKEUP ? sched_decode_kb_wakeup(r, st, rec, fire, arg) : 0;
+	}
 	if (cookie == COOKIE_SWITCH)
 		return sched_decode_switch(r, st, rec, fire, arg);
 	return sched_decode_wakeup(r, st, rec, fire, arg);
@@ -509,6 +714,8 @@ sched_end(struct prov_registry *r, prov_fire_fn fire, void *arg)
 	struct sched_state *st = prov_state(r, &prov_sched_ops);
 	(void)fire;
 	(void)arg;
+	if (st && st->kb)
+		prov_kb_report(r);
 	if (st && st->ncounters && prov_cfg(r)->pmc_multiplex && st->sum_enabled)
 		prov_notice(r, "sched::pmc: counters ran %.1f%% of the time they were "
 		    "enabled (-x pmcmultiplex)%s",
