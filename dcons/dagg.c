@@ -230,7 +230,7 @@ check_lquantize(const struct dagg_params *p, char *err, size_t errlen,
 	if (p->ap_lq_limit < INT32_MIN || p->ap_lq_limit > INT32_MAX)
 		return perr(err, errlen, tagp, "D_LQUANT_LIMVAL",
 		    "lquantize( ) argument #2 must be a 32-bit quantity");
-	if (p->ap_lq_limit < p->ap_lq_base)
+	if (p->ap_lq_limit <= p->ap_lq_base)
 		return perr(err, errlen, tagp, "D_LQUANT_MISMATCH",
 		    "lquantize( ) base (argument #1) must be less than limit "
 		    "(argument #2)");
@@ -253,43 +253,57 @@ check_lquantize(const struct dagg_params *p, char *err, size_t errlen,
 	return 0;
 }
 
+/* The Linux DTrace's checks, in its order and with its tags.  Steps fewer
+ * than the factor (legal there when they divide it) are not implemented
+ * here and stay an error of their own. */
 static int
 check_llquantize(const struct dagg_params *p, char *err, size_t errlen,
     const char **tagp)
 {
-	uint64_t f = p->ap_llq_factor, v, order = 1;
-	char msg[160];
+	uint64_t f = p->ap_llq_factor, lmag = p->ap_llq_low;
+	uint64_t hmag = p->ap_llq_high, steps = p->ap_llq_nsteps, v = 1;
 
 	if (f < 2)
-		return perr(err, errlen, tagp, "D_LLQUANT_FACTORSMALL",
-		    "llquantize( ) factor (argument #1) must be two or more");
-	if (p->ap_llq_low >= p->ap_llq_high)
-		return perr(err, errlen, tagp, "D_LLQUANT_MAGRANGE",
-		    "llquantize( ) high magnitude (argument #3) must be greater "
-		    "than low magnitude (argument #2)");
-	if (p->ap_llq_nsteps < f)
-		return perr(err, errlen, tagp, "D_LLQUANT_FACTORNSTEPS",
-		    "llquantize( ) factor (argument #1) must be less than or "
-		    "equal to the number of linear steps per magnitude "
-		    "(argument #4)");
-	for (v = f; v < p->ap_llq_nsteps; v *= f)
-		continue;
-	if ((p->ap_llq_nsteps % f) || (v % p->ap_llq_nsteps))
-		return perr(err, errlen, tagp, "D_LLQUANT_FACTOREVEN",
-		    "llquantize( ) factor (argument #1) must evenly divide the "
-		    "number of steps per magnitude (argument #4), and the number "
-		    "of steps per magnitude must evenly divide a power of the "
-		    "factor");
-	for (int i = 0; i <= p->ap_llq_high + 1; i++) {
-		if (order * f > order && (order * f) / f == order) {
-			order *= f;
-			continue;
-		}
-		snprintf(msg, sizeof(msg), "llquantize( ) factor (%d) raised to "
-		    "power of high magnitude (%d) plus 1 overflows 64-bits",
-		    p->ap_llq_factor, p->ap_llq_high);
-		return perr(err, errlen, tagp, "D_LLQUANT_MAGTOOBIG", msg);
+		return perr(err, errlen, tagp, "D_LLQUANT_FACTORVAL",
+		    "llquantize( ) argument #1 must be an unsigned 16-bit "
+		    "quantity greater than or equal to 2");
+	if (hmag < lmag)
+		return perr(err, errlen, tagp, "D_LLQUANT_HMAGVAL",
+		    "llquantize( ) argument #3 (high magnitude) must be at "
+		    "least argument #2 (low magnitude)");
+	for (uint64_t i = 0; i <= hmag; i++) {
+		if (v > UINT64_MAX / f)
+			return perr(err, errlen, tagp, "D_LLQUANT_HMAGVAL",
+			    "llquantize( ) argument #3 (high magnitude) will "
+			    "cause overflow of 64 bits");
+		v *= f;
 	}
+	if (steps == 0)
+		return perr(err, errlen, tagp, "D_LLQUANT_STEPTYPE",
+		    "llquantize( ) argument #4 must be a non-zero positive "
+		    "integer constant");
+	if (steps < f && f % steps)
+		return perr(err, errlen, tagp, "D_LLQUANT_STEPVAL",
+		    "llquantize() argument #4 (steps) must evenly divide "
+		    "argument #1 (factor) when steps<factor");
+	if (steps > f && steps % f)
+		return perr(err, errlen, tagp, "D_LLQUANT_STEPVAL",
+		    "llquantize() argument #4 (steps) must be a multiple of "
+		    "argument #1 (factor) when steps>factor");
+	if (steps > f) {
+		v = f;
+		for (uint64_t i = 0; i < (lmag ? lmag : 1); i++)
+			v *= f;
+		if (v % steps)
+			return perr(err, errlen, tagp, "D_LLQUANT_STEPVAL",
+			    "llquantize() argument #4 (steps) must evenly "
+			    "divide pow(argument #1 (factor), lmag (argument "
+			    "#2) + 1) when steps>factor");
+	}
+	if (steps < f)
+		return perr(err, errlen, tagp, "D_LLQUANT_FACTORNSTEPS",
+		    "llquantize( ) with fewer steps per magnitude (argument "
+		    "#4) than the factor (argument #1) is not supported");
 	return 0;
 }
 

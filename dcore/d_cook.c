@@ -1048,7 +1048,8 @@ cook_call_action(struct d_hdl *dh, struct d_node *n, const struct d_fdef *f)
 		agg_arg(dh, n, a, D_NORMALIZE_AGGARG, D_NORMALIZE_AGGBAD);
 		cook_args(dh, n, 1);
 		if (!d_type_is_int(a->dn_next->dn_type))
-			d_error(dh, D_NORMALIZE_SCALAR, n->dn_line, "normalize( ) argument #2 must be of scalar type");
+			d_error(dh, D_PROTO_ARG, n->dn_line, "normalize( ) argument #2 is incompatible with prototype:\n\tprototype: uint64_t\n\t argument: %s",
+			    tname(dh, a->dn_next->dn_type));
 		break;
 	case F_TRACE:
 		cook_args(dh, n, 0);
@@ -1066,7 +1067,7 @@ cook_call_action(struct d_hdl *dh, struct d_node *n, const struct d_fdef *f)
 		cook_args(dh, n, 0);
 		for (a = n->dn_args; a; a = a->dn_next)
 			if (a->dn_kind != DN_STR)
-				d_error(dh, D_SETOPT_PROTO, a->dn_line, "setopt( ) arguments must be string constants");
+				d_error(dh, D_PROTO_ARG, a->dn_line, "setopt( ) arguments must be string constants");
 		break;
 	case F_TRACEMEM:
 		cook_args(dh, n, 0);
@@ -1193,27 +1194,15 @@ cook_call(struct d_hdl *dh, struct d_node *n)
 		d_error(dh, D_FUNC_UNDEF, n->dn_line, "failed to resolve %s: Unknown function name", n->dn_name);
 	}
 	if (n->dn_nargs < f->minargs || n->dn_nargs > f->maxargs) {
+		/* the Linux DTrace checks every call, actions included,
+		 * against one prototype table: D_PROTO_LEN for all */
 		int tag = D_PROTO_LEN;
-		if (f->id == F_PRINTA && n->dn_nargs < 1)
-			tag = D_PRINTA_PROTO;
-		if (f->id == F_TRUNC)
-			tag = D_TRUNC_PROTO;
-		if (f->id == F_CLEAR || f->id == F_DENORMALIZE)
-			tag = D_CLEAR_PROTO;
-		if (f->id == F_NORMALIZE)
-			tag = D_NORMALIZE_PROTO;
-		if (f->id == F_STACK)
-			tag = D_STACK_PROTO;
-		if (f->id == F_USTACK || f->id == F_JSTACK)
-			tag = D_USTACK_PROTO;
-		if (f->id == F_SETOPT)
-			tag = D_SETOPT_PROTO;
 		if (f->minargs == f->maxargs)
 			d_error(dh, tag, n->dn_line, "%s( ) prototype mismatch: %d arg%s passed, %d expected",
 			    f->name, n->dn_nargs, n->dn_nargs == 1 ? "" : "s", f->minargs);
 		d_error(dh, tag, n->dn_line, "%s( ) prototype mismatch: %d arg%s passed, %s %d expected",
 		    f->name, n->dn_nargs, n->dn_nargs == 1 ? "" : "s",
-		    n->dn_nargs < f->minargs ? "at least" : "no more than",
+		    n->dn_nargs < f->minargs ? "at least" : "at most",
 		    n->dn_nargs < f->minargs ? f->minargs : f->maxargs);
 	}
 	n->dn_subr = f->id;
@@ -1282,10 +1271,24 @@ agg_params(struct d_hdl *dh, struct d_node *call, int fn, struct dagg_params *p)
 			p->ap_lq_step = agg_const(dh, s, D_LQUANT_STEPTYPE, "lquantize( ) argument #4 must be a constant");
 	} else if (fn == DAGG_LLQUANTIZE) {
 		struct d_node *f = a->dn_next, *lo = f->dn_next, *hi = lo->dn_next, *ns = hi->dn_next;
-		p->ap_llq_factor = (uint16_t)agg_const(dh, f, D_LLQUANT_FACTORTYPE, "llquantize( ) argument #2 (factor) must be an integer constant");
-		p->ap_llq_low = (uint16_t)agg_const(dh, lo, D_LLQUANT_MAGTYPE, "llquantize( ) argument #3 (low magnitude) must be an integer constant");
-		p->ap_llq_high = (uint16_t)agg_const(dh, hi, D_LLQUANT_MAGTYPE, "llquantize( ) argument #4 (high magnitude) must be an integer constant");
-		p->ap_llq_nsteps = (uint16_t)agg_const(dh, ns, D_LLQUANT_NSTEPTYPE, "llquantize( ) argument #5 (nsteps) must be an integer constant");
+		int64_t fv = agg_const(dh, f, D_LLQUANT_FACTORTYPE, "llquantize( ) argument #1 must be an integer constant");
+		if (fv < 2 || fv > UINT16_MAX)
+			d_error(dh, D_LLQUANT_FACTORVAL, f->dn_line, "llquantize( ) argument #1 must be an unsigned 16-bit quantity greater than or equal to 2");
+		int64_t lv = agg_const(dh, lo, D_LLQUANT_LMAGTYPE, "llquantize( ) argument #2 must be an integer constant");
+		if (lv < 0 || lv > UINT16_MAX)
+			d_error(dh, D_LLQUANT_LMAGVAL, lo->dn_line, "llquantize( ) argument #2 must be an unsigned 16-bit quantity");
+		int64_t hv = agg_const(dh, hi, D_LLQUANT_HMAGTYPE, "llquantize( ) argument #3 must be an integer constant");
+		if (hv < 0 || hv > UINT16_MAX)
+			d_error(dh, D_LLQUANT_HMAGVAL, hi->dn_line, "llquantize( ) argument #3 must be an unsigned 16-bit quantity");
+		int64_t sv = agg_const(dh, ns, D_LLQUANT_STEPTYPE, "llquantize( ) argument #4 must be an integer constant");
+		if (sv <= 0)
+			d_error(dh, D_LLQUANT_STEPTYPE, ns->dn_line, "llquantize( ) argument #4 must be a non-zero positive integer constant");
+		if (sv > UINT16_MAX)
+			d_error(dh, D_LLQUANT_STEPVAL, ns->dn_line, "llquantize( ) argument #4 must be an unsigned 16-bit quantity");
+		p->ap_llq_factor = (uint16_t)fv;
+		p->ap_llq_low = (uint16_t)lv;
+		p->ap_llq_high = (uint16_t)hv;
+		p->ap_llq_nsteps = (uint16_t)sv;
 	} else {
 		return;
 	}
@@ -1293,6 +1296,40 @@ agg_params(struct d_hdl *dh, struct d_node *call, int fn, struct dagg_params *p)
 	const char *tag = NULL;
 	if (dagg_check_params(fn, p, err, sizeof(err), &tag) != 0)
 		d_error(dh, tag ? d_errtag_byname(tag) : D_UNKNOWN, call->dn_line, "%s", err);
+}
+
+/* A second lquantize()/llquantize() of an aggregation must repeat the
+ * first one's parameters; the tag names the one that differs. */
+static void
+agg_params_match(struct d_hdl *dh, int line, int fn, const struct dagg_params *o,
+    const struct dagg_params *p)
+{
+	static const char pfx[] = "doesn't match previous declaration: expected";
+
+	if (fn == DAGG_LQUANTIZE) {
+		if (o->ap_lq_base != p->ap_lq_base)
+			d_error(dh, D_LQUANT_MATCHBASE, line, "lquantize( ) base (argument #1) %s %d, found %d",
+			    pfx, (int)o->ap_lq_base, (int)p->ap_lq_base);
+		if (o->ap_lq_limit != p->ap_lq_limit)
+			d_error(dh, D_LQUANT_MATCHLIM, line, "lquantize( ) limit (argument #2) %s %d, found %d",
+			    pfx, (int)o->ap_lq_limit, (int)p->ap_lq_limit);
+		if (o->ap_lq_step != p->ap_lq_step)
+			d_error(dh, D_LQUANT_MATCHSTEP, line, "lquantize( ) step (argument #3) %s %d, found %d",
+			    pfx, (int)o->ap_lq_step, (int)p->ap_lq_step);
+	} else if (fn == DAGG_LLQUANTIZE) {
+		if (o->ap_llq_factor != p->ap_llq_factor)
+			d_error(dh, D_LLQUANT_MATCHFACTOR, line, "llquantize() factor (argument #1) %s %d, found %d",
+			    pfx, o->ap_llq_factor, p->ap_llq_factor);
+		if (o->ap_llq_low != p->ap_llq_low)
+			d_error(dh, D_LLQUANT_MATCHLMAG, line, "llquantize() lmag (argument #2) %s %d, found %d",
+			    pfx, o->ap_llq_low, p->ap_llq_low);
+		if (o->ap_llq_high != p->ap_llq_high)
+			d_error(dh, D_LLQUANT_MATCHHMAG, line, "llquantize() hmag (argument #3) %s %d, found %d",
+			    pfx, o->ap_llq_high, p->ap_llq_high);
+		if (o->ap_llq_nsteps != p->ap_llq_nsteps)
+			d_error(dh, D_LLQUANT_MATCHSTEPS, line, "llquantize() steps (argument #4) %s %d, found %d",
+			    pfx, o->ap_llq_nsteps, p->ap_llq_nsteps);
+	}
 }
 
 /* @a[keys] = f(args): the key and value types are fixed by the first use. */
@@ -1305,19 +1342,37 @@ cook_aggassign(struct d_hdl *dh, struct d_node *n)
 	if (call->dn_kind != DN_CALL || !d_fdef(call->dn_name) || d_fdef(call->dn_name)->kind != FK_AGG)
 		d_error(dh, D_AGG_FUNC, n->dn_line, "@%s must be assigned the result of an aggregating function", ag->dn_name);
 	const struct d_fdef *f = d_fdef(call->dn_name);
-	if (call->dn_nargs < f->minargs || call->dn_nargs > f->maxargs)
-		d_error(dh, D_PROTO_LEN, call->dn_line, "%s( ) prototype mismatch: %d arg%s passed, %d expected",
-		    f->name, call->dn_nargs, call->dn_nargs == 1 ? "" : "s", f->minargs);
+	if (call->dn_nargs < f->minargs || call->dn_nargs > f->maxargs) {
+		if (f->minargs == f->maxargs)
+			d_error(dh, D_PROTO_LEN, call->dn_line, "%s( ) prototype mismatch: %d arg%s passed, %d expected",
+			    f->name, call->dn_nargs, call->dn_nargs == 1 ? "" : "s", f->minargs);
+		d_error(dh, D_PROTO_LEN, call->dn_line, "%s( ) prototype mismatch: %d arg%s passed, %s %d expected",
+		    f->name, call->dn_nargs, call->dn_nargs == 1 ? "" : "s",
+		    call->dn_nargs < f->minargs ? "at least" : "at most",
+		    call->dn_nargs < f->minargs ? f->minargs : f->maxargs);
+	}
 	cook_keys(dh, ag);
 	cook_args(dh, call, 0);
 	if (call->dn_args && !d_type_is_int(call->dn_args->dn_type) && call->dn_args->dn_type->dt_kind != DK_PTR)
 		d_error(dh, D_AGG_SCALAR, call->dn_line, "%s( ) requires argument of scalar type", f->name);
+	/* the optional last argument of the quantizations is a weight */
+	if ((f->id == F_QUANTIZE || f->id == F_LQUANTIZE || f->id == F_LLQUANTIZE) &&
+	    call->dn_nargs == f->maxargs) {
+		struct d_node *w = call->dn_args;
+		while (w->dn_next)
+			w = w->dn_next;
+		if (!d_type_is_int(w->dn_type) && w->dn_type->dt_kind != DK_PTR)
+			d_error(dh, D_PROTO_ARG, call->dn_line, "%s( ) increment value (argument #%d) must be of scalar type",
+			    f->name, f->maxargs);
+	}
 	call->dn_subr = f->id;
 	int fn = agg_func_of(f->id);
 	struct dagg_params p;
 	agg_params(dh, call, fn, &p);
 	struct d_agginfo *ai = d_agg_lookup(dh, ag->dn_name, true);
 	if (ai->ai_func >= 0) {
+		if (ai->ai_func == fn)
+			agg_params_match(dh, n->dn_line, fn, &ai->ai_params, &p);
 		if (ai->ai_func != fn || memcmp(&ai->ai_params, &p, sizeof(p)) != 0)
 			d_error(dh, D_AGG_REDEF, n->dn_line, "@%s: aggregation redefined\n\t current: %s( )\n\tprevious: %s( )",
 			    ag->dn_name, f->name, d_func_name(ai->ai_func + F_COUNT));

@@ -196,6 +196,21 @@
 	X(D_LLQUANT_LOWVAL)	/* llquantize() low value */ \
 	X(D_LLQUANT_HIGHVAL)	/* llquantize() high value */ \
 	X(D_LLQUANT_MAGTOOBIG)	/* llquantize() factor^(high+1) overflows */ \
+	X(D_LLQUANT_LMAGTYPE)	/* llquantize() low magnitude not constant */ \
+	X(D_LLQUANT_LMAGVAL)	/* llquantize() low magnitude value */ \
+	X(D_LLQUANT_HMAGTYPE)	/* llquantize() high magnitude not constant */ \
+	X(D_LLQUANT_HMAGVAL)	/* llquantize() high magnitude value */ \
+	X(D_LLQUANT_STEPTYPE)	/* llquantize() steps not positive constant */ \
+	X(D_LLQUANT_STEPVAL)	/* llquantize() steps value */ \
+	X(D_LLQUANT_MATCHFACTOR) /* llquantize() factor differs from before */ \
+	X(D_LLQUANT_MATCHLMAG)	/* llquantize() low magnitude differs */ \
+	X(D_LLQUANT_MATCHHMAG)	/* llquantize() high magnitude differs */ \
+	X(D_LLQUANT_MATCHSTEPS)	/* llquantize() steps differ */ \
+	X(D_LQUANT_MATCHBASE)	/* lquantize() base differs from before */ \
+	X(D_LQUANT_MATCHLIM)	/* lquantize() limit differs from before */ \
+	X(D_LQUANT_MATCHSTEP)	/* lquantize() step differs from before */ \
+	X(D_PRINTA_AGGKEY)	/* printa() aggregations' key counts differ */ \
+	X(D_PRINTA_AGGPROTO)	/* printa() aggregations' key types differ */ \
 	X(D_ACT_DESTRUCT)	/* destructive action without -w */ \
 	X(D_VERSION)		/* unsupported D version */
 

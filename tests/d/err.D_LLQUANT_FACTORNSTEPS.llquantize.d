@@ -1,5 +1,6 @@
 /*
- * ASSERTION: steps per magnitude below the factor
+ * ASSERTION: fewer steps per magnitude than the factor (the Linux DTrace
+ * allows it when the steps divide the factor) is not supported here
  * SECTION: Aggregations/llquantize
  */
 

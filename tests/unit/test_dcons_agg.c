@@ -426,19 +426,19 @@ test_param_errors(void)
 	struct dagg_params q = { .ap_llq_factor = 10, .ap_llq_low = 0,
 		.ap_llq_high = 2, .ap_llq_nsteps = 15 };
 	dagg_check_params(DAGG_LLQUANTIZE, &q, err, sizeof(err), &tag);
-	CU_ASSERT_STRING_EQUAL(tag, "D_LLQUANT_FACTOREVEN");
+	CU_ASSERT_STRING_EQUAL(tag, "D_LLQUANT_STEPVAL");
 	q.ap_llq_factor = 1;
 	dagg_check_params(DAGG_LLQUANTIZE, &q, err, sizeof(err), &tag);
-	CU_ASSERT_STRING_EQUAL(tag, "D_LLQUANT_FACTORSMALL");
+	CU_ASSERT_STRING_EQUAL(tag, "D_LLQUANT_FACTORVAL");
 	q.ap_llq_factor = 10;
 	q.ap_llq_low = 3;
 	dagg_check_params(DAGG_LLQUANTIZE, &q, err, sizeof(err), &tag);
-	CU_ASSERT_STRING_EQUAL(tag, "D_LLQUANT_MAGRANGE");
+	CU_ASSERT_STRING_EQUAL(tag, "D_LLQUANT_HMAGVAL");
 	q.ap_llq_low = 0;
 	q.ap_llq_high = 30;
 	q.ap_llq_nsteps = 10;
 	dagg_check_params(DAGG_LLQUANTIZE, &q, err, sizeof(err), &tag);
-	CU_ASSERT_STRING_EQUAL(tag, "D_LLQUANT_MAGTOOBIG");
+	CU_ASSERT_STRING_EQUAL(tag, "D_LLQUANT_HMAGVAL");
 	q.ap_llq_high = 2;
 	CU_ASSERT_EQUAL(dagg_check_params(DAGG_LLQUANTIZE, &q, err, sizeof(err),
 	    &tag), 0);

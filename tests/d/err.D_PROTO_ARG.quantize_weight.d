@@ -1,0 +1,8 @@
+/*
+ * ASSERTION: the weight of quantize() must be a scalar
+ * SECTION: Aggregations/quantize
+ */
+BEGIN
+{
+	@a = quantize(3, "heavy");
+}
