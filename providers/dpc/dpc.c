@@ -12,10 +12,17 @@
  * dpc::pmc:dpc-<counter> (and thread-, timer-) fire at the same time with
  * the counter read at entry and exit (see pmcpair.c): arg4 = its per-CPU
  * value at the exit, arg5 = what the handler accrued, arg6 = the duration.
+ *
+ * Where BPF can be used and no dpc::pmc:dpc- probe is enabled, softirqs
+ * come from the in-kernel probe (providers/kbsrc.c), which sees those run
+ * from the idle loop too; the perf tracepoints this kernel delivers miss
+ * them.  Tasklets and timers stay on the perf tracepoints.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "bpf/kbpf.h"
+#include "providers/kbsrc.h"
 #include "providers/pmcpair.h"
 
 enum dpc_kind { DK_DPC, DK_THREAD, DK_TIMER, DK_N };
@@ -43,6 +50,7 @@ struct dpc_kind_state {
 
 struct dpc_state {
 	struct dpc_kind_state k[DK_N];
+	int kb;				/* softirqs come from the in-kernel probe */
 };
 
 static const char *const dpc_args_vec[] = { "uint64_t", "string", "int", "int", "uint64_t",
@@ -121,6 +129,21 @@ dpc_plan(struct prov_registry *r, struct dpc_state *st)
 		    p->pp_param[DP_COUNTER]);
 }
 
+/* Softirqs from the in-kernel probe (1), or the perf path (0, said). */
+static int
+dpc_enable_kb(struct prov_registry *r, struct smp_session *s, struct dpc_state *st)
+{
+	static const int kinds[] = { KB_SOFTIRQ_ENTRY, KB_SOFTIRQ_EXIT };
+	int rc = st->k[DK_DPC].pair.npmcfire ? 0 : prov_kb_use(r, s, &prov_dpc_ops, kinds, 2);
+	if (rc > 0)
+		st->kb = 1;
+	if (rc == 0)
+		prov_notice(r, "dpc: perf tracepoints, not the in-kernel probe (%s): softirqs "
+		    "run from the idle loop are not seen", st->k[DK_DPC].pair.npmcfire ?
+		    "dpc::pmc: probes read their counters through perf" : prov_kb_why(r));
+	return rc;
+}
+
 static int
 dpc_enable(struct prov_registry *r, struct smp_session *s)
 {
@@ -133,6 +156,11 @@ dpc_enable(struct prov_registry *r, struct smp_session *s)
 		uint64_t cookie = (uint64_t)k * 2;
 		if (!ks->pair.probe && !ks->pair.npmcfire)
 			continue;
+		int rc = k == DK_DPC ? dpc_enable_kb(r, s, st) : 0;
+		if (rc < 0)
+			return -1;
+		if (rc)
+			continue;
 		if (dpc_load(r, ks, &dpc_sources[k]) < 0 ||
 		    prov_pair_enable(r, s, &ks->pair, &prov_dpc_ops, cookie, cookie + 1) < 0)
 			return -1;
@@ -144,6 +172,13 @@ static int
 dpc_claim(struct prov_registry *r, struct smp_session *s, int evidx)
 {
 	const struct smp_event_spec *ev = smp_event(s, evidx);
+	if (ev->name && !strcmp(ev->name, PROV_KB_EVENT)) {
+		struct dpc_state *st = prov_state_get(r, &prov_dpc_ops, sizeof(*st));
+		if (!st || dpc_emit(r, &(struct d_probe_desc){ 0 }, NULL, NULL) < 0)
+			return -1;
+		st->kb = 1;
+		return prov_claim(r, evidx, &prov_dpc_ops, PROV_KB_COOKIE);
+	}
 	if (ev->attr.type != PERF_TYPE_TRACEPOINT || !ev->name)
 		return 0;
 	for (int k = 0; k < DK_N; k++) {
@@ -182,11 +217,35 @@ dpc_fire(struct prov_registry *r, struct dpc_kind_state *ks, int kind,
 	return prov_pair_fire(&ks->pair, rec, &f, fire, arg);
 }
 
+/* A softirq's entry or exit from the in-kernel probe. */
+static int
+dpc_decode_kb(struct prov_registry *r, struct dpc_state *st, const struct smp_record *rec,
+    prov_fire_fn fire, void *arg)
+{
+	int kind = prov_kb_kind(rec);
+	struct dpc_kind_state *ks = &st->k[DK_DPC];
+	struct kb_irq k;
+	if ((kind != KB_SOFTIRQ_ENTRY && kind != KB_SOFTIRQ_EXIT) || rec->raw_size < sizeof(k))
+		return 0;
+	memcpy(&k, rec->raw, sizeof(k));	/* the payload is not 8-byte aligned */
+	if (kind == KB_SOFTIRQ_ENTRY) {
+		prov_pair_entry(&ks->pair, rec, (uint64_t)(uint32_t)k.irq);
+		return 0;
+	}
+	const struct prov_interval *iv = prov_pair_exit(&ks->pair, rec, (uint64_t)(uint32_t)k.irq);
+	return iv ? dpc_fire(r, ks, DK_DPC, iv, rec, fire, arg) : 0;
+}
+
 static int
 dpc_decode(struct prov_registry *r, const struct smp_record *rec, uint64_t cookie,
     prov_fire_fn fire, void *arg)
 {
 	struct dpc_state *st = prov_state(r, &prov_dpc_ops);
+	if (st && cookie == PROV_KB_COOKIE && rec->type == PERF_RECORD_SAMPLE && rec->raw) {
+		if (prov_cfg(r)->replay && !st->k[DK_DPC].pair.probe)
+			dpc_plan(r, st);
+		return dpc_decode_kb(r, st, rec, fire, arg);
+	}
 	int kind = (int)(cookie / 2);
 	if (!st || kind >= DK_N || rec->type != PERF_RECORD_SAMPLE || !rec->raw)
 		return 0;

@@ -14,9 +14,16 @@
  * pmcpair.c): arg0..arg3 as above, arg4 = the counter's per-CPU value at
  * the exit, arg5 = what the handler accrued (exit - entry), arg6 = the
  * duration in ns.
+ *
+ * Where BPF can be used and no isr::pmc: probe is enabled, the handlers
+ * come from the in-kernel probe (providers/kbsrc.c), which sees those
+ * taken in the idle loop too; the perf tracepoints this kernel delivers
+ * miss them.
  */
 #include <string.h>
 
+#include "bpf/kbpf.h"
+#include "providers/kbsrc.h"
 #include "providers/pmcpair.h"
 
 enum { COOKIE_ENTRY = 1, COOKIE_EXIT = 2 };
@@ -24,6 +31,7 @@ enum { COOKIE_ENTRY = 1, COOKIE_EXIT = 2 };
 struct isr_state {
 	struct prov_pair pair;		/* irq_handler_entry/exit */
 	const struct prov_tp_field *e_irq, *e_name, *x_irq, *x_ret;
+	int kb;				/* handlers come from the in-kernel probe */
 };
 
 static const char *const isr_args[] = { "uint64_t", "string", "int", "int", "uint64_t",
@@ -96,6 +104,15 @@ isr_enable(struct prov_registry *r, struct smp_session *s)
 	isr_plan(r, st);
 	if (!st->pair.probe && !st->pair.npmcfire)
 		return 0;	/* no isr probe in the program: leave tracefs alone */
+	if (!st->pair.npmcfire) {
+		static const int kinds[] = { KB_IRQ_ENTRY, KB_IRQ_EXIT };
+		int rc = prov_kb_use(r, s, &prov_isr_ops, kinds, 2);
+		if (rc)
+			return (st->kb = rc) < 0 ? -1 : 0;
+	}
+	prov_notice(r, "isr: perf tracepoints, not the in-kernel probe (%s): handlers "
+	    "taken in the idle loop are not seen", st->pair.npmcfire ?
+	    "isr::pmc: probes read their counters through perf" : prov_kb_why(r));
 	if (!isr_load(r))
 		return -1;
 	return prov_pair_enable(r, s, &st->pair, &prov_isr_ops, COOKIE_ENTRY, COOKIE_EXIT);
@@ -105,6 +122,13 @@ static int
 isr_claim(struct prov_registry *r, struct smp_session *s, int evidx)
 {
 	const struct smp_event_spec *ev = smp_event(s, evidx);
+	if (ev->name && !strcmp(ev->name, PROV_KB_EVENT)) {
+		struct isr_state *st = prov_state_get(r, &prov_isr_ops, sizeof(*st));
+		if (!st || isr_emit(r, &(struct d_probe_desc){ 0 }, NULL, NULL) < 0)
+			return -1;
+		st->kb = 1;
+		return prov_claim(r, evidx, &prov_isr_ops, PROV_KB_COOKIE);
+	}
 	if (ev->attr.type != PERF_TYPE_TRACEPOINT || !ev->name ||
 	    strncmp(ev->name, "irq:irq_handler_", 16))
 		return 0;
@@ -116,6 +140,44 @@ isr_claim(struct prov_registry *r, struct smp_session *s, int evidx)
 }
 
 static int
+isr_fire(struct prov_registry *r, struct isr_state *st, const struct smp_record *rec,
+    const struct prov_interval *iv, uint64_t ret, uint64_t irq, prov_fire_fn fire, void *arg)
+{
+	uint64_t kbuf[128], ubuf[128];
+	struct d_firing f;
+	prov_firing_from_sample(r, rec, &f, kbuf, ubuf, 128);
+	f.df_args[0] = iv->pi_start;
+	f.df_args[1] = (uint64_t)(uintptr_t)iv->pi_label;
+	f.df_args[2] = ret;
+	f.df_args[3] = irq;
+	f.df_args[4] = rec->time - iv->pi_start;
+	f.df_nargs = 5;
+	return prov_pair_fire(&st->pair, rec, &f, fire, arg);
+}
+
+/* A handler's entry or exit from the in-kernel probe. */
+static int
+isr_decode_kb(struct prov_registry *r, struct isr_state *st, const struct smp_record *rec,
+    prov_fire_fn fire, void *arg)
+{
+	int kind = prov_kb_kind(rec);
+	struct kb_irq k;
+	if ((kind != KB_IRQ_ENTRY && kind != KB_IRQ_EXIT) || rec->raw_size < sizeof(k))
+		return 0;
+	memcpy(&k, rec->raw, sizeof(k));	/* the payload is not 8-byte aligned */
+	k.name[sizeof(k.name) - 1] = 0;
+	if (kind == KB_IRQ_ENTRY) {
+		struct prov_interval *iv = prov_pair_entry(&st->pair, rec, (uint64_t)(int64_t)k.irq);
+		if (iv)
+			snprintf(iv->pi_label, sizeof(iv->pi_label), "%s", k.name);
+		return 0;
+	}
+	struct prov_interval *iv = prov_pair_exit(&st->pair, rec, (uint64_t)(int64_t)k.irq);
+	return iv ? isr_fire(r, st, rec, iv, (uint64_t)(int64_t)k.ret, (uint64_t)(int64_t)k.irq,
+	    fire, arg) : 0;
+}
+
+static int
 isr_decode(struct prov_registry *r, const struct smp_record *rec, uint64_t cookie,
     prov_fire_fn fire, void *arg)
 {
@@ -124,6 +186,8 @@ isr_decode(struct prov_registry *r, const struct smp_record *rec, uint64_t cooki
 		return 0;
 	if (prov_cfg(r)->replay && !st->pair.probe)
 		isr_plan(r, st);
+	if (cookie == PROV_KB_COOKIE)
+		return isr_decode_kb(r, st, rec, fire, arg);
 	if (cookie == COOKIE_ENTRY) {
 		struct prov_interval *iv = prov_pair_entry(&st->pair, rec,
 		    prov_tp_uint(st->e_irq, rec->raw, rec->raw_size));
@@ -134,18 +198,8 @@ isr_decode(struct prov_registry *r, const struct smp_record *rec, uint64_t cooki
 	}
 	uint64_t irq = prov_tp_uint(st->x_irq, rec->raw, rec->raw_size);
 	struct prov_interval *iv = prov_pair_exit(&st->pair, rec, irq);
-	if (!iv)
-		return 0;
-	uint64_t kbuf[128], ubuf[128];
-	struct d_firing f;
-	prov_firing_from_sample(r, rec, &f, kbuf, ubuf, 128);
-	f.df_args[0] = iv->pi_start;
-	f.df_args[1] = (uint64_t)(uintptr_t)iv->pi_label;
-	f.df_args[2] = prov_tp_uint(st->x_ret, rec->raw, rec->raw_size);
-	f.df_args[3] = irq;
-	f.df_args[4] = rec->time - iv->pi_start;
-	f.df_nargs = 5;
-	return prov_pair_fire(&st->pair, rec, &f, fire, arg);
+	return iv ? isr_fire(r, st, rec, iv, prov_tp_uint(st->x_ret, rec->raw, rec->raw_size), irq,
+	    fire, arg) : 0;
 }
 
 static int
