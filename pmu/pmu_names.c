@@ -647,11 +647,15 @@ pmu_unknown(struct pmu_ctx *p, const char *name, char *err, size_t errlen)
 	const char *best[3];
 	int nb = pmu_suggest(p, name, best);
 
-	if (nb == 0)
+	int notable = p->pc_simulated && !p->pc_pfm_pmu[0];
+	if (nb == 0 && notable)
+		pmu_set_err(err, errlen, "unknown counter \"%s\" (not a friendly alias, a perf "
+		    "generic name or a raw code r<hex>; this libpfm4 has no event table for %s, "
+		    "so its native names do not resolve)", name, p->pc_budget.pb_name);
+	else if (nb == 0)
 		pmu_set_err(err, errlen, "unknown counter \"%s\" (not a friendly alias, a perf "
 		    "generic name, a libpfm4 event of %s, or a raw code r<hex>)", name,
-		    p->pc_pfm_pmu[0] ? p->pc_pfm_pmu : p->pc_simulated ? p->pc_budget.pb_name :
-		    "this CPU");
+		    p->pc_pfm_pmu[0] ? p->pc_pfm_pmu : "this CPU");
 	else if (nb == 1)
 		pmu_set_err(err, errlen, "unknown counter \"%s\"; did you mean %s?", name, best[0]);
 	else if (nb == 2)
@@ -661,7 +665,7 @@ pmu_unknown(struct pmu_ctx *p, const char *name, char *err, size_t errlen)
 		pmu_set_err(err, errlen, "unknown counter \"%s\"; did you mean %s, %s or %s?",
 		    name, best[0], best[1], best[2]);
 	size_t l = err && errlen ? strlen(err) : 0;
-	if (l && p->pc_simulated && !p->pc_pfm_pmu[0])
+	if (l && notable && nb > 0)
 		snprintf(err + l, errlen - l, " (this libpfm4 has no event table for %s: name "
 		    "its events by raw code r<hex>, perf or friendly names)", p->pc_budget.pb_name);
 }

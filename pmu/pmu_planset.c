@@ -89,8 +89,13 @@ pmu_check_hw(struct pmu_ctx *p, const struct pmu_counter *c, int check_only,
 		return -EINVAL;
 	if (!c->is_hardware || (check_only && p->pc_simulated) || pmu_hw_available(p))
 		return 0;
-	if (err && errlen)
-		pmu_explain_unavailable(p, c->name, err, errlen);
+	if (err && errlen) {
+		int l = pmu_explain_unavailable(p, c->name, err, errlen);
+		/* planning for a named model does not need this machine's PMU */
+		if (p->pc_simulated && l > 0 && (size_t)l < errlen)
+			snprintf(err + l, errlen - (size_t)l, "; -e checks the program for %s "
+			    "without one", p->pc_model);
+	}
 	return -ENODEV;
 }
 

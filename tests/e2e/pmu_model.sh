@@ -96,6 +96,15 @@ for c in instructionretired unhaltedreferencecyclesfixed branchmispredictions to
 	grep -q " pmc  *$c\$" "$out" || fail "-l skl does not list $c"
 done
 
+# Only counting needs the hardware: without -e a machine with no PMU says so.
+dev=/sys/bus/event_source/devices
+if ! ls -d "$dev"/cpu "$dev"/cpu_core "$dev"/armv8_* "$dev"/armv9_* > /dev/null 2>&1; then
+	run -x pmumodel=skl -n 'pmc:::cycles { exit(0); }'
+	[ $? = 1 ] || fail "traced a hardware counter without a PMU"
+	grep -q 'cycles needs a hardware PMU, .*; -e checks the program for skl without one$' "$err" ||
+		fail "no pointer to -e"
+fi
+
 # A model nobody knows is refused, not planned as this machine.
 run -e -x pmumodel=no_such_cpu -n 'pmc:::cycles { }'
 [ $? = 1 ] || fail "unknown model: want exit 1"
