@@ -143,8 +143,9 @@ cli_on_record(void *arg, const struct smp_record *rec)
 			sym_note_record(cx->sym, rec->hdr);
 		return 0;
 	case PERF_RECORD_SWITCH_CPU_WIDE:
-		prov_note_switch(cx->reg, rec);
-		return 0;
+		if (!rec->spec || !rec->spec->owner)
+			prov_note_switch(cx->reg, rec);
+		return prov_dispatch(cx->reg, rec, cli_fire, cx);
 	case PERF_RECORD_SAMPLE:
 		/* Live, a process that was running before we started is known
 		 * only through /proc: let the symbolizer read it while it lives. */

@@ -44,7 +44,8 @@
 
 enum sched_kind { SK_ON, SK_OFF, SK_WAKEUP, SK_PMC_ON, SK_PMC_OFF };
 enum { PP_KIND, PP_COUNTER };
-enum { COOKIE_SWITCH = 1, COOKIE_WAKEUP = 2 };
+enum { COOKIE_SWITCH = 1, COOKIE_WAKEUP = 2, COOKIE_CSWITCH = 3 };
+#define SCHED_CSWITCH_EVENT "pmctrace:switch-records"
 
 #define SCHED_MAX_COUNTERS 8
 #define SCHED_MAX_FIRE 64
@@ -77,6 +78,10 @@ struct sched_state {
 	uint64_t last[PROV_MAX_CPUS][SCHED_MAX_COUNTERS];
 	uint64_t sum_enabled, sum_running;	/* -x pmcmultiplex: the ratio reported */
 	int kb;				/* switches and wakeups come from the in-kernel probe */
+	/* perf path: the kernel's switch records show when a CPU left idle,
+	 * which the tracepoint misses (sched_decode_cswitch) */
+	uint64_t tp_last[PROV_MAX_CPUS];	/* time of the last tracepoint switch */
+	uint64_t idle_end[PROV_MAX_CPUS];	/* the last switch out of idle */
 	int park;			/* on-cpu probes and the program prints stacks */
 	struct sched_parked parked[SCHED_PARKED_SLOTS];	/* untouched pages cost nothing */
 };
@@ -287,6 +292,28 @@ sched_add_members(struct prov_registry *r, struct smp_session *s, struct sched_s
 	return 0;
 }
 
+/* The perf path's switch records (sched_idle_split). */
+static int
+sched_add_cswitch(struct prov_registry *r, struct smp_session *s)
+{
+	struct smp_event_spec sp;
+	int evidx;
+	memset(&sp, 0, sizeof(sp));
+	sp.attr.size = sizeof(sp.attr);
+	sp.attr.type = PERF_TYPE_SOFTWARE;
+	sp.attr.config = PERF_COUNT_SW_DUMMY;
+	sp.attr.context_switch = 1;
+	sp.attr.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU;
+	sp.scope = SMP_EACH_CPU;
+	sp.group_leader = -1;
+	sp.name = SCHED_CSWITCH_EVENT;
+	sp.owner = (void *)&prov_sched_ops;
+	sp.cookie = COOKIE_CSWITCH;
+	if (smp_add_event(s, &sp, &evidx) < 0)
+		return prov_errf(r, "%s", smp_errmsg(s));
+	return 0;
+}
+
 /* The in-kernel probe when it can be had (1), else 0: the perf path. */
 static int
 sched_enable_kb(struct prov_registry *r, struct smp_session *s, struct sched_state *st)
@@ -300,9 +327,10 @@ sched_enable_kb(struct prov_registry *r, struct smp_session *s, struct sched_sta
 	if (rc <= 0) {
 		if (rc == 0)
 			prov_notice(r, "sched: perf tracepoints, not the in-kernel probe (%s): "
-			    "switches and wakeups in the idle loop are not seen%s", prov_kb_why(r),
-			    st->ncounters ? ", so an idle period is billed to the next thread "
-			    "that leaves its CPU (sched::pmc: arg5)" : "");
+			    "switches and wakeups in the idle loop are not seen; a switch out of "
+			    "idle is taken from the kernel's switch records%s", prov_kb_why(r),
+			    st->ncounters ? ", and the slice that follows it is split from "
+			    "the idle time by time (sched::pmc: arg5)" : "");
 		return rc;
 	}
 	st->kb = 1;
@@ -327,7 +355,8 @@ sched_enable(struct prov_registry *r, struct smp_session *s)
 			return -1;
 		st->leader_evidx = prov_tp_add(r, s, &prov_sched_ops, &st->sw, COOKIE_SWITCH, -1,
 		    st->ncounters > 0);
-		if (st->leader_evidx < 0 || sched_add_members(r, s, st) < 0)
+		if (st->leader_evidx < 0 || sched_add_members(r, s, st) < 0 ||
+		    sched_add_cswitch(r, s) < 0)
 			return -1;
 	}
 	if (st->nwake) {
@@ -375,6 +404,8 @@ sched_claim(struct prov_registry *r, struct smp_session *s, int evidx)
 	struct sched_state *st = prov_state_get(r, &prov_sched_ops, sizeof(*st));
 	if (st && ev->name && !strcmp(ev->name, PROV_KB_EVENT))
 		return sched_claim_kb(r, s, st, evidx);
+	if (st && ev->name && !strcmp(ev->name, SCHED_CSWITCH_EVENT))
+		return prov_claim(r, evidx, &prov_sched_ops, COOKIE_CSWITCH);
 	if (!st || ev->attr.type != PERF_TYPE_TRACEPOINT || !ev->name)
 		return st ? 0 : -1;
 	if (!strcmp(ev->name, "sched:sched_switch")) {
@@ -504,7 +535,8 @@ struct sched_sw {
 	uint64_t prev_state, next_prio;
 	char prev_comm[16], next_comm[16];
 	uint64_t val[SCHED_MAX_COUNTERS], delta[SCHED_MAX_COUNTERS];
-	int32_t gap_tid;	/* >0: the switch that put prev on was not seen */
+	int gap;		/* the switch that put prev on was not seen */
+	int32_t gap_tid;	/* who that switch took off (0: idle) */
 	double gap_share;	/* of delta, prev's (the rest was gap_tid's) */
 };
 
@@ -528,8 +560,8 @@ sched_fire_gap(struct prov_registry *r, struct sched_state *st, const struct smp
 		sw->delta[i] = mine;
 	}
 	g.df_tid = sw->gap_tid;
-	g.df_pid = prov_tgid(r, sw->gap_tid);
-	g.df_execname = "";
+	g.df_pid = sw->gap_tid ? prov_tgid(r, sw->gap_tid) : 0;
+	g.df_execname = sw->gap_tid ? "" : "swapper";
 	g.df_nkstack = g.df_nustack = 0;
 	sched_proc_fill(&two->next, f->df_pid, sw->prev_tid, sw->prev_comm, rec->cpu);
 	sched_proc_fill(&two->prev, g.df_pid, sw->gap_tid, "", rec->cpu);
@@ -569,7 +601,7 @@ sched_fire_switch(struct prov_registry *r, struct sched_state *st,
 	f.df_memlen = sizeof(two);
 	f.df_args[2] = sw->prev_state;
 	f.df_args[3] = sw->next_prio;
-	int rc = sw->gap_tid > 0 ? sched_fire_gap(r, st, rec, sw, &f, &two, fire, arg) : 0;
+	int rc = sw->gap ? sched_fire_gap(r, st, rec, sw, &f, &two, fire, arg) : 0;
 	if (rc)
 		return rc;
 	sched_fill_blocks(st, two.blocks, sw->val, sw->delta);
@@ -592,6 +624,41 @@ sched_fire_switch(struct prov_registry *r, struct sched_state *st,
 	return sched_fire_list(st->on, st->non, &f, sw->val, sw->delta, two.blocks, fire, arg);
 }
 
+/* The perf path's correction.  This kernel's perf tracepoint misses a
+ * switch out of idle, so the delta at the next switch on the CPU covers
+ * the idle time and then prev's slice.  The kernel's own switch record
+ * (PERF_RECORD_SWITCH_CPU_WIDE, which arrives out of idle) says when the
+ * CPU left idle: the slice is split there, by time, idle's part billed
+ * to pid 0 (sched_fire_gap) and prev's on-cpu fired. */
+static void
+sched_idle_split(struct sched_state *st, const struct smp_record *rec, struct sched_sw *sw)
+{
+	uint32_t c = rec->cpu;
+	if (c >= PROV_MAX_CPUS)
+		return;
+	uint64_t from = st->tp_last[c], out = st->idle_end[c];
+	st->tp_last[c] = rec->time;
+	if (!from || out <= from || out > rec->time || sw->prev_tid <= 0)
+		return;
+	sw->gap = 1;
+	sw->gap_tid = 0;
+	sw->gap_share = (double)(rec->time - out) / (double)(rec->time - from);
+}
+
+/* A switch record of the perf path: remember when a CPU left idle. */
+static int
+sched_decode_cswitch(struct sched_state *st, const struct smp_record *rec)
+{
+	uint32_t next_prev_pid;
+	if (!rec->hdr || rec->hdr->size < sizeof(*rec->hdr) + 8 || rec->cpu >= PROV_MAX_CPUS ||
+	    (rec->misc & PERF_RECORD_MISC_SWITCH_OUT))
+		return 0;
+	memcpy(&next_prev_pid, rec->hdr + 1, sizeof(next_prev_pid));
+	if (next_prev_pid == 0)
+		st->idle_end[rec->cpu] = rec->time;
+	return 0;
+}
+
 static int
 sched_decode_switch(struct prov_registry *r, struct sched_state *st,
     const struct smp_record *rec, prov_fire_fn fire, void *arg)
@@ -600,12 +667,14 @@ sched_decode_switch(struct prov_registry *r, struct sched_state *st,
 	sw.prev_tid = (int32_t)prov_tp_uint(st->prev_pid, rec->raw, rec->raw_size);
 	sw.next_tid = (int32_t)prov_tp_uint(st->next_pid, rec->raw, rec->raw_size);
 	sw.prev_pid = sw.next_pid = -1;
+	sw.gap = 0;
 	sw.gap_tid = 0;
 	sw.prev_state = prov_tp_uint(st->prev_state, rec->raw, rec->raw_size);
 	sw.next_prio = prov_tp_uint(st->next_prio, rec->raw, rec->raw_size);
 	prov_tp_str(st->prev_comm, rec->raw, rec->raw_size, sw.prev_comm, sizeof(sw.prev_comm));
 	prov_tp_str(st->next_comm, rec->raw, rec->raw_size, sw.next_comm, sizeof(sw.next_comm));
 	sched_counter_values(st, rec, sw.val, sw.delta, prov_cfg(r)->pmc_multiplex);
+	sched_idle_split(st, rec, &sw);
 	return sched_fire_switch(r, st, rec, &sw, fire, arg);
 }
 
@@ -629,7 +698,8 @@ sched_decode_kb_switch(struct prov_registry *r, struct sched_state *st,
 	memcpy(sw.prev_comm, k.prev_comm, sizeof(sw.prev_comm));
 	memcpy(sw.next_comm, k.next_comm, sizeof(sw.next_comm));
 	sw.prev_comm[15] = sw.next_comm[15] = 0;
-	sw.gap_tid = k.flags & KB_SW_GAP ? k.gap_tid : 0;
+	sw.gap = (k.flags & KB_SW_GAP) != 0;
+	sw.gap_tid = sw.gap ? k.gap_tid : 0;
 	sw.gap_share = k.gap_runtime && k.gap_span > k.gap_runtime ?
 	    (double)k.gap_runtime / (double)k.gap_span : 1.0;
 	for (uint32_t i = 0; i < k.ncounters && i < KB_MAX_COUNTERS && (int)i < st->ncounters; i++) {
@@ -694,6 +764,8 @@ sched_decode(struct prov_registry *r, const struct smp_record *rec, uint64_t coo
     prov_fire_fn fire, void *arg)
 {
 	struct sched_state *st = prov_state(r, &prov_sched_ops);
+	if (st && cookie == COOKIE_CSWITCH && rec->type == PERF_RECORD_SWITCH_CPU_WIDE)
+		return sched_decode_cswitch(st, rec);
 	if (!st || rec->type != PERF_RECORD_SAMPLE || !rec->raw)
 		return 0;
 	if (prov_cfg(r)->replay && !st->noff && !st->non && !st->nwake)
