@@ -246,7 +246,7 @@ static dfmt_t *
 check_piece(struct pstate *ps, dfmt_t *f, struct dfmt_piece *pc, int n,
     const struct d_vdesc *args, int nargs, int *j, int flags)
 {
-	int foff = (flags & DFMT_PRINTA) ? 0 : 1;
+	int foff = 1;	/* the format is argument #1, for printa( ) too */
 	char vname[32], tb[32];
 
 	if (dfmt_conv_is_pct(pc->fp_conv))

@@ -841,6 +841,28 @@ fmt_check(struct d_cg *cg, struct d_actsite *as, const char *fname, const char *
 		d_error(cg->cg_dh, tag ? d_errtag_byname(tag) : D_PRINTF_ARG_TYPE, line, "%s", err);
 }
 
+/* printa() of several aggregations joins them by key: their keys must
+ * agree in number and type. */
+static void
+printa_keys_match(struct d_hdl *dh, int line, const struct d_agginfo *a,
+    const struct d_agginfo *b)
+{
+	char ta[256], tb[256];
+
+	if (a->ai_nkeys != b->ai_nkeys)
+		d_error(dh, D_PRINTA_AGGKEY, line, "printa( ): @%s and @%s do not have matching key signatures: @%s has %d key%s, @%s has %d key%s",
+		    a->ai_name, b->ai_name, a->ai_name, a->ai_nkeys, a->ai_nkeys == 1 ? "" : "s",
+		    b->ai_name, b->ai_nkeys, b->ai_nkeys == 1 ? "" : "s");
+	for (int i = 0; i < a->ai_nkeys; i++) {
+		const struct d_type *x = a->ai_keys[i], *y = b->ai_keys[i];
+		if (d_type_compat(x, y) || (d_type_is_string(x) && d_type_is_string(y)))
+			continue;
+		d_error(dh, D_PRINTA_AGGPROTO, line, "printa( ): @%s[ ] key #%d is incompatible with @%s:\n%9s key #%d: %s\n%9s key #%d: %s",
+		    b->ai_name, i + 1, a->ai_name, a->ai_name, i + 1, d_type_name(dh, x, ta, sizeof(ta)),
+		    b->ai_name, i + 1, d_type_name(dh, y, tb, sizeof(tb)));
+	}
+}
+
 static bool
 is_data_action(int f)
 {
@@ -967,8 +989,7 @@ cg_action(struct d_cg *cg, struct d_node *n)
 		struct d_agginfo *first = ag->dn_agg;
 		for (; ag; ag = ag->dn_next) {
 			struct d_agginfo *ai = ag->dn_agg;
-			if (ai->ai_nkeys != first->ai_nkeys)
-				d_error(dh, D_PRINTA_AGGARG, n->dn_line, "printa( ): aggregations must have matching key signatures");
+			printa_keys_match(dh, n->dn_line, first, ai);
 			as->as_aggs[na++] = agg_handle(cg, ai, NULL);
 		}
 		as->as_naggs = na;

@@ -1023,7 +1023,8 @@ cook_call_action(struct d_hdl *dh, struct d_node *n, const struct d_fdef *f)
 		if (a->dn_kind != DN_AGG) {
 			fmt = cook(dh, a);
 			if (fmt->dn_kind != DN_STR)
-				d_error(dh, D_PRINTA_PROTO, n->dn_line, "printa( ) argument #1 must be a string constant or aggregation");
+				d_error(dh, D_PRINTA_AGGARG, n->dn_line, "printa( ) argument #1 is incompatible with prototype:\n\tprototype: aggregation\n\t argument: %s",
+				    fmt->dn_type ? tname(dh, fmt->dn_type) : "void");
 			fmt->dn_next = a->dn_next;
 			n->dn_args = fmt;
 			a = fmt->dn_next;
