@@ -562,7 +562,7 @@ d_compile_text(d_hdl_t *dh, const char *text, const char *file, bool user)
 	lx.lx_optsdone = true;
 	d_parse_program(dh, &lx, &pg, d_compile_pclause, &cc);
 	if (user && !cc.cc_nclauses && !dh->dh_opt[O_EMPTY] && !dh->dh_clauses)
-		d_error(dh, D_EMPTY, 0, "empty D program translation unit");
+		d_error(dh, D_EMPTY, lx.lx_line, "empty D program translation unit");
 	if (user)
 		d_check_macros(dh);
 	dh->dh_jmp = NULL;

@@ -121,9 +121,8 @@ profile_match(struct prov_registry *r, const struct d_probe_desc *pd,
 	uint64_t ns = profile_parse(pd->dpd_name, &tick);
 	if (ns == 0)
 		return 0;
-	if (ns == UINT64_MAX)
-		return prov_errf(r, "invalid probe description \"%s\": the rate must be "
-		    "at most 100000 per second", pd->dpd_name);
+	if (ns == UINT64_MAX)	/* DTrace: a rate out of range names no probe */
+		return 0;
 	if (prov_cfg(r)->replay) {
 		struct prov_probe *p = prov_find(r, "profile", "", "", pd->dpd_name);
 		return p ? profile_emit_if(r, p, pd, cb, arg) : 0;

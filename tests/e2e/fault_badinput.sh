@@ -26,7 +26,7 @@ row 1 "$P: failed to set -x aggsize: Invalid value for specified option" -x aggs
 # probe descriptions
 row 1 "$P: invalid probe specifier a:b:c:d:e { }: invalid probe description \"a:b:c:d:e\": Overspecified probe description" -n 'a:b:c:d:e { }'
 row 1 "$P: invalid probe specifier nosuch:::probe { }: probe description nosuch:::probe does not match any probes" -n 'nosuch:::probe { }'
-row 1 "$P: invalid probe specifier profile-0 { }: invalid probe description \"profile-0\": the rate must be at most 100000 per second" -n 'profile-0 { }'
+row 1 "$P: invalid probe specifier profile-0 { }: probe description :::profile-0 does not match any probes" -n 'profile-0 { }'
 # counters
 # (the model named in the message is the machine's, so only up to it)
 PREFIX=1 row 1 "$P: invalid probe specifier pmc:::nosuchcounter-1000 { }: unknown counter \"nosuchcounter\" (not a friendly alias, a perf generic name, a libpfm4 event of " -n 'pmc:::nosuchcounter-1000 { }'
