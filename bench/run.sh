@@ -55,7 +55,7 @@ fi
 # workloads; syscall tracing (issue 13) on the syscall storm only.
 # ORDER: these lists and tracer_argv's cases.
 SET_PROF="perf-prof bpftrace-prof pmctrace-prof"
-SET_SCHED="perf-sched bpftrace-sched pmctrace-sched"
+SET_SCHED="perf-sched bpftrace-sched pmctrace-sched pmctrace-schedperf"
 SET_SYS="perf-sys bpftrace-sys pmctrace-sys"
 
 # The tracers run on workload $1, bare first, filtered by BENCH_TRACERS.
@@ -79,6 +79,7 @@ tracer_argv() {
 	perf-sched)     TR=(perf record -e sched:sched_switch -a -o "$TMPD/perf.data") ;;
 	bpftrace-sched) TR=(bpftrace -e 'tracepoint:sched:sched_switch { @[args->prev_comm] = count(); }') ;;
 	pmctrace-sched) TR=("$PMCTRACE" -qn 'sched:::off-cpu { @[execname] = count(); }') ;;
+	pmctrace-schedperf) TR=("$PMCTRACE" -x nobpf -qn 'sched:::off-cpu { @[execname] = count(); }') ;;
 	perf-sys)       TR=(perf trace -s -a -o "$TMPD/trace.txt") ;;
 	bpftrace-sys)   TR=(bpftrace -e 'tracepoint:raw_syscalls:sys_enter { @[comm] = count(); }') ;;
 	pmctrace-sys)   TR=("$PMCTRACE" -qn 'syscall:::entry { @[execname] = count(); }') ;;
@@ -579,6 +580,8 @@ report_goals() {
 			"$(goal_overhead cpu_tree pmctrace-prof perf-prof bpftrace-prof)"
 		goal_line "sched overhead <= perf record's (ctxsw)" \
 			"$(goal_overhead ctxsw pmctrace-sched perf-sched)"
+		goal_line "sched through BPF <= the perf-only path (ctxsw)" \
+			"$(goal_overhead ctxsw pmctrace-sched pmctrace-schedperf)"
 		goal_line "zero drops where a peer has zero" "$(goal_drops)"
 		goal_line "syscall:::entry overhead <= 2x bpftrace's (syscalls)" \
 			"$(goal_within syscalls pmctrace-sys bpftrace-sys 2)"

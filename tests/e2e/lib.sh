@@ -27,8 +27,10 @@ kernel_saw_switch_in() {
 # pids in $busy_pids; stop_busy ends them).  This kernel's perf path does
 # not deliver tracepoint events that fire while a CPU is idle (an
 # interrupt taken in the idle loop: bpftrace sees 400 disk interrupts
-# where perf record and pmctrace see 0-6), so tests of interrupt
-# handlers keep the CPUs busy for the interrupts to land in a task.
+# where perf record sees 0-6).  sched, isr and dpc use the in-kernel
+# probe, which sees them; tests of what still comes from perf
+# tracepoints (io:::done) keep the CPUs busy for the events to land in
+# a task.
 busy_cpus() {
 	busy_pids=
 	for _c in $(seq 1 "$(nproc)"); do

@@ -3,8 +3,6 @@
 . "$TESTROOT/e2e/lib.sh"
 need_root
 [ -d /sys/kernel/tracing/events/irq/irq_handler_entry ] || skip "no irq tracepoints"
-busy_cpus 8	# interrupts in idle never reach perf here (lib.sh)
-trap stop_busy EXIT
 "$PMCTRACE" -qn '
 BEGIN { printf("ready\n"); }
 isr:::isr { @isr[args[1], arg3] = count(); @dur = max(arg4); }
