@@ -184,7 +184,9 @@ kb_chain(struct kb_switch *r, struct task_struct *prev)
 		r->flags = KB_SW_GAP;
 		r->gap_tid = last->next_tid;
 		r->gap_span = r->h.time - last->time;
-		r->gap_runtime = was && rt > *was ? rt - *was : 0;
+		/* never seen leaving a CPU: its whole runtime is this slice's */
+		__u64 base = was ? *was : 0;
+		r->gap_runtime = rt > base ? rt - base : 0;
 		if (st)
 			st->gaps++;
 	}

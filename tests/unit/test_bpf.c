@@ -193,7 +193,7 @@ test_sched_live(void)
 	/* The scheduler starts a woken thread's clock when it wakes it, the
 	 * switch comes later (tests/e2e/bpf_duty.sh holds the 0.5 % bound on
 	 * an idle machine); here, shared and busy, only gross errors fail. */
-	CU_ASSERT(ratio > 0.97 && ratio < 1.01);
+	CU_ASSERT(ratio > 0.97 && ratio < 1.05);	/* steal time counts above */
 	smp_close(s);
 	kb_close(r.o);
 }
