@@ -16,6 +16,8 @@
  *   d_subr.c     subroutines (strings, copyin, byte order, alloca...)
  *   d_vars.c     dynamic variables: associative arrays and self->
  *   d_options.c  the option table (-x, #pragma D option, setopt)
+ *   d_pragma.c   #pragma control lines, as the lexer meets them
+ *   d_catalog.c  the builtin dtrace provider, provider existence
  *   d_errtags.c  D_* tag names (d_errtags.h)
  *   d_core.c     the public API in dcore.h: handle, compile driver,
  *                probe matching, firing dispatch, ERROR probe, END
@@ -683,6 +685,8 @@ void d_parse_program(struct d_hdl *dh, struct d_lex *lx, struct d_program *pg,
     void (*clause)(void *arg, struct d_pclause *pc), void *arg);
 void d_parse_pragma(struct d_lex *lx, const char *line, size_t len);
 bool d_provider_exists(struct d_hdl *dh, const char *prov);
+/* Without a catalog: dtrace:::BEGIN/END/ERROR (d_catalog.c). */
+int d_builtin_match(const struct d_probe_desc *pd, d_probe_cb cb, void *arg);
 struct d_node *d_node_new(struct d_hdl *dh, int kind, int line);
 
 /* Cook one clause's predicate and body against its matched probes. */
