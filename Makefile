@@ -60,10 +60,12 @@ $(BUILD)/gen/hwdb_data.c: $(HWDB_SRCS) pmu/hwdb_gen.sh
 # bpf/NAME.bpf.c is kernel code: clang compiles it once, CO-RE relocates it
 # against the running kernel's BTF at load, and bpf/kb_objs.c embeds it.
 BPF_CLANG ?= clang
+# the multiarch include dir (asm/types.h), whatever CC calls the target
+BPF_ARCH_INC := $(firstword $(wildcard /usr/include/$(shell $(CC) -dumpmachine) /usr/include/$(shell uname -m)-linux-gnu))
 BPF_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(wildcard bpf/*.bpf.c))
 $(BUILD)/bpf/%.bpf.o: bpf/%.bpf.c bpf/kbpf.h
 	@mkdir -p $(dir $@)
-	$(BPF_CLANG) -target bpf -O2 -g -Wall $(WERROR) -I. -I/usr/include/$(shell $(CC) -dumpmachine) -c -o $@ $<
+	$(BPF_CLANG) -target bpf -O2 -g -Wall $(WERROR) -I. $(addprefix -I,$(BPF_ARCH_INC)) -c -o $@ $<
 $(BUILD)/bpf/kb_objs.o: $(BPF_OBJS)
 $(BUILD)/bpf/kb_objs.o: CPPFLAGS += -DKB_OBJDIR='"$(BUILD)/bpf"'
 
