@@ -86,6 +86,9 @@ struct kb_switch {
 	__u64 d_enabled[KB_MAX_COUNTERS], d_running[KB_MAX_COUNTERS];
 };
 
+/* A switch record without counters ends before val[]. */
+#define KB_SWITCH_BASE __builtin_offsetof(struct kb_switch, val)
+
 /* The previous switch seen on this CPU put another task (gap_tid) on it
  * than the one leaving now: the kernel ran switches in between without
  * this probe (see docs/design.md), and delta covers them too.  prev's own

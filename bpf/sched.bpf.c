@@ -220,7 +220,11 @@ kb_switch(__u64 *ctx)
 	BPF_CORE_READ_STR_INTO(&r->next_comm, next, comm);
 	kb_read_counters(r, r->h.cpu);
 	kb_chain(r, prev);
-	kb_output(ctx, r, sizeof(*r));
+	/* without counters the record stops before them (half the bytes) */
+	if (r->ncounters)
+		kb_output(ctx, r, sizeof(*r));
+	else
+		kb_output(ctx, r, KB_SWITCH_BASE);
 	return 0;
 }
 

@@ -685,9 +685,13 @@ sched_decode_kb_switch(struct prov_registry *r, struct sched_state *st,
 {
 	struct kb_switch k;
 	struct sched_sw sw;
-	if (rec->raw_size < sizeof(k))
+	if (rec->raw_size < KB_SWITCH_BASE)
 		return 0;
-	memcpy(&k, rec->raw, sizeof(k));	/* the payload is not 8-byte aligned */
+	/* the payload is not 8-byte aligned; without counters it is short */
+	memset(&k, 0, sizeof(k));
+	memcpy(&k, rec->raw, rec->raw_size < sizeof(k) ? rec->raw_size : sizeof(k));
+	if (rec->raw_size < sizeof(k))
+		k.ncounters = 0;
 	memset(&sw, 0, sizeof(sw));
 	sw.prev_pid = k.prev_pid;
 	sw.prev_tid = k.prev_tid;
