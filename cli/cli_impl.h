@@ -32,6 +32,9 @@ struct cli_ctx {
 	int nobpf;			/* -x nobpf */
 	pid_t child;			/* -c */
 	int child_fd;			/* write end that releases the child */
+	pid_t child_pgid;		/* the -c command's process group */
+	pid_t guard;			/* cleans up should pmctrace be killed */
+	int guard_fd;
 	int done;
 	int idle;			/* no events to read: only dtrace::: probes */
 	int exit_code;
@@ -50,5 +53,9 @@ int cli_list_descriptions_only(const struct cli_opts *o);
 int cli_trace(struct cli_ctx *cx);
 int cli_spawn(struct cli_ctx *cx);
 void cli_release_child(struct cli_ctx *cx);
+int cli_plain_command(const char *cmd);
+void cli_guard_start(struct cli_ctx *cx);
+void cli_target_teardown(struct cli_ctx *cx);
+void cli_kill_target_now(void);	/* async-signal-safe */
 
 #endif

@@ -3,9 +3,13 @@
  * and print DTrace's "description '...' matched N probes" lines.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -43,24 +47,25 @@ cli_read_file(const char *path, int *errp)
 	return buf;
 }
 
-/* Run cpp over text (named file for its line markers); returns new text. */
+/* Run cpp over text (named file for its line markers); returns new text.
+ * cpp reads the text from a memfd by its /proc path: no temporary file is
+ * left behind however pmctrace ends. */
 static char *
 cli_cpp(const struct cli_opts *o, const char *text, const char *file, int *errp)
 {
-	char tmpl[] = "/tmp/pmctrace-cppXXXXXX";
-	int fd = mkstemp(tmpl);
+	char tmpl[64];
+	int fd = memfd_create("pmctrace-cpp", 0);
 	if (fd < 0) {
 		*errp = -errno;
 		return NULL;
 	}
+	snprintf(tmpl, sizeof(tmpl), "/proc/self/fd/%d", fd);
 	size_t len = strlen(text);
 	if (write(fd, text, len) != (ssize_t)len) {
 		close(fd);
-		unlink(tmpl);
 		*errp = -EIO;
 		return NULL;
 	}
-	close(fd);
 	const char *argv[80];
 	int n = 0;
 	argv[n++] = "cpp";
@@ -72,16 +77,16 @@ cli_cpp(const struct cli_opts *o, const char *text, const char *file, int *errp)
 	argv[n++] = tmpl;
 	argv[n] = NULL;
 	int pfd[2];
-	if (pipe(pfd) < 0) {
-		unlink(tmpl);
+	if (pipe2(pfd, O_CLOEXEC) < 0) {
+		close(fd);
 		*errp = -errno;
 		return NULL;
 	}
 	pid_t pid = fork();
 	if (pid == 0) {
 		dup2(pfd[1], 1);
-		close(pfd[0]);
-		close(pfd[1]);
+		/* cpp (and its cc1) must not outlive a killed pmctrace */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		execvp("cpp", (char *const *)argv);
 		_exit(127);
 	}
@@ -100,9 +105,10 @@ cli_cpp(const struct cli_opts *o, const char *text, const char *file, int *errp)
 	}
 	if (in)
 		fclose(in);
-	int st = 0;
-	waitpid(pid, &st, 0);
-	unlink(tmpl);
+	int st = 127 << 8;	/* fork failed: as exec failing */
+	if (pid > 0)
+		waitpid(pid, &st, 0);
+	close(fd);
 	if (!out || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
 		free(out);
 		*errp = -EINVAL;

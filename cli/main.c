@@ -15,9 +15,12 @@ static void
 cli_on_signal(int sig)
 {
 	(void)sig;
-	/* A second ^C ends at once, as in DTrace, without printing. */
-	if (cli_interrupted)
+	/* A second ^C ends at once, as in DTrace, without printing; the -c
+	 * command's group goes too (the guard removes the uprobes). */
+	if (cli_interrupted) {
+		cli_kill_target_now();
 		_exit(1);
+	}
 	cli_interrupted = 1;
 }
 

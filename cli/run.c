@@ -297,10 +297,7 @@ cli_teardown(struct cli_ctx *cx)
 	pmu_close(cx->pmu);
 	if (cx->out && cx->out != stdout)
 		fclose(cx->out);
-	if (cx->child > 0) {
-		kill(cx->child, SIGKILL);
-		waitpid(cx->child, NULL, 0);
-	}
+	cli_target_teardown(cx);
 }
 
 int
@@ -310,6 +307,7 @@ cli_run(struct cli_opts *o)
 	memset(&cx, 0, sizeof(cx));
 	cx.opts = o;
 	cx.child_fd = -1;
+	cx.guard_fd = -1;
 	cx.pmu_target.smt = -1;
 	int rc = 1;
 	if (cli_setup(&cx) < 0)
@@ -512,6 +510,11 @@ cli_print_notices(struct cli_ctx *cx)
 int
 cli_trace(struct cli_ctx *cx)
 {
+	if (!cx->replay) {
+		/* uprobes a killed pmctrace left behind go at the next start */
+		prov_remove_leftovers(0);
+		cli_guard_start(cx);
+	}
 	if (cli_enable(cx) < 0)
 		return 1;
 	if (d_go(cx->dh) == D_STATUS_EXIT)

@@ -85,4 +85,9 @@ const char *prov_errmsg(const struct prov_registry *r);
  * ("" when none): e.g. how much of the time multiplexed counters ran. */
 const char *prov_notices(const struct prov_registry *r);
 
+/* Remove the uprobe trace events a killed pmctrace left registered: those
+ * of pid owner, or (owner 0) of every pmctrace no longer running.  Needs
+ * no registry: the guard of a killed run and each new start call it. */
+void prov_remove_leftovers(int32_t owner);
+
 #endif

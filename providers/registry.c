@@ -13,6 +13,7 @@
 #include "providers/prov_kit.h"
 #include "providers/kbsrc.h"
 #include "providers/vclock.h"
+#include "providers/pid/pid_impl.h"
 
 static const struct prov_ops *const prov_table[] = {
 	&prov_dtrace_ops,
@@ -595,4 +596,10 @@ prov_group_counters(struct prov_registry *r, const char *const **names)
 {
 	*names = r->group_ptrs;
 	return r->ngroup;
+}
+
+void
+prov_remove_leftovers(int32_t owner)
+{
+	pid_remove_leftovers(owner);
 }

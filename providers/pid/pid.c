@@ -497,13 +497,14 @@ pid_tfs_remove(void *arg)
 	free(d);
 }
 
-/* Trace events of a pmctrace that was killed before it could remove them. */
+/* Trace events of a pmctrace that was killed before it could remove them:
+ * those of owner, or (owner 0) of every pmctrace no longer running. */
 static void
-pid_tfs_stale(const char *dir)
+pid_tfs_stale(const char *dir, int32_t dead)
 {
 	static int done;
 	char path[64], line[512], cmd[128];
-	if (done++)
+	if (!dead && done++)
 		return;
 	snprintf(path, sizeof(path), "%s/uprobe_events", dir);
 	FILE *f = fopen(path, "r");
@@ -513,12 +514,20 @@ pid_tfs_stale(const char *dir)
 		int owner = 0, n = 0;
 		char ev[64];
 		if (sscanf(line, "%*c:pmctrace_%d/%63[^ ] %n", &owner, ev, &n) < 2 || owner <= 0 ||
-		    owner == getpid() || kill(owner, 0) == 0 || errno != ESRCH)
+		    (dead ? owner != dead : owner == getpid() || kill(owner, 0) == 0 || errno != ESRCH))
 			continue;
 		snprintf(cmd, sizeof(cmd), "-:pmctrace_%d/%s\n", owner, ev);
 		pid_tfs_cmd(dir, cmd);
 	}
 	fclose(f);
+}
+
+void
+pid_remove_leftovers(int32_t owner)
+{
+	const char *dir = pid_tracefs();
+	if (dir)
+		pid_tfs_stale(dir, owner);
 }
 
 /* The threads of pid now (at least pid itself). */
@@ -750,7 +759,7 @@ pid_enable(struct prov_registry *r, struct smp_session *s)
 			setrlimit(RLIMIT_NOFILE, &rl);
 		}
 	} else {
-		pid_tfs_stale(dir);
+		pid_tfs_stale(dir, 0);
 	}
 	int32_t *tids = malloc(PID_MAX_THREADS * sizeof(*tids));
 	int *idx = malloc((size_t)st->n * sizeof(*idx));

@@ -16,6 +16,9 @@
  * the image the child runs now (ours).  -1 otherwise. */
 int pid_target_program(int32_t pid, char *path, size_t len, char *self, size_t selflen);
 
+/* prov_remove_leftovers' part: the pid provider's trace events. */
+void pid_remove_leftovers(int32_t owner);
+
 struct pid_uprobe_req {
 	const char *path;	/* must live until the session starts */
 	uint64_t offset;	/* file offset of the instruction */
