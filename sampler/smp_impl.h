@@ -6,6 +6,7 @@
  * live.c     perf_event_open, mmap, epoll, draining the kernel rings
  * file.c     perf.data (file and pipe mode) parsing over a byte buffer
  * writer.c   writing what a live session reads as a perf.data file
+ * tracedata.c  the tracefs format files of its tracepoint events, for it
  */
 #ifndef PMCTRACE_SMP_IMPL_H
 #define PMCTRACE_SMP_IMPL_H
@@ -118,5 +119,9 @@ int smp_writer_add(struct smp_session *s, const struct perf_event_header *h);
 int smp_writer_synthesize(struct smp_session *s);	/* COMM/MMAP2 of running processes */
 int smp_writer_round(struct smp_session *s);
 int smp_writer_close(struct smp_session *s);
+
+/* tracedata.c — perf's TRACING_DATA payload for the session's tracepoint
+ * events (malloc'd into *out); -ENOENT when there are none or no tracefs. */
+int smp_tracing_data_build(const struct smp_session *s, unsigned char **out, size_t *len);
 
 #endif

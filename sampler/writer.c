@@ -3,8 +3,8 @@
  * that perf report and perf script read.
  *
  * Layout: header | data (records as read from the rings, a FINISHED_ROUND
- * after each drain round) | feature index | feature payloads | ids |
- * attrs.  The header is written last, once every offset is known; until
+ * after each drain round) | feature index | feature payloads (tracing data
+ * of the tracepoint events, host, event names, groups...) | ids | attrs.  The header is written last, once every offset is known; until
  * then the file has a zero header, so a crash never leaves a file that
  * looks complete.
  */
@@ -30,6 +30,8 @@ struct smp_writer {
 	size_t used;
 	uint64_t off;		/* file offset of buf[0] */
 	uint64_t since_round;	/* records since the last FINISHED_ROUND */
+	unsigned char *tracing;	/* the TRACING_DATA payload, NULL without tracepoints */
+	size_t tracing_len;
 	int err;
 };
 
@@ -329,11 +331,41 @@ smp_wnrcpus(struct smp_session *s)
 	smp_wbytes(s->w, v, sizeof(v));
 }
 
+/* Groups whose members follow their leader, as perf's evlist has them:
+ * u32 count, then per group a name, the leader's index, the group size. */
+static int
+smp_group_size(const struct smp_session *s, int leader)
+{
+	int n = 1;
+	while (leader + n < s->nev && s->ev[leader + n].spec.group_leader == leader)
+		n++;
+	return n;
+}
+
+static void
+smp_wgroup_desc(struct smp_session *s)
+{
+	uint32_t ngroups = 0;
+	for (int i = 0; i < s->nev; i++)
+		ngroups += smp_group_size(s, i) > 1;
+	smp_wbytes(s->w, &ngroups, 4);
+	for (int i = 0; i < s->nev; i++) {
+		uint32_t v[2] = { (uint32_t)i, (uint32_t)smp_group_size(s, i) };
+		if (v[1] < 2)
+			continue;
+		smp_wstring(s->w, "{anon_group}");
+		smp_wbytes(s->w, v, sizeof(v));
+	}
+}
+
 static void
 smp_wfeature(struct smp_session *s, int feat, const struct utsname *u)
 {
 	char host[256];
 	switch (feat) {
+	case SMP_FEAT_TRACING_DATA:
+		smp_wbytes(s->w, s->w->tracing, s->w->tracing_len);
+		break;
 	case SMP_FEAT_HOSTNAME:
 		if (gethostname(host, sizeof(host)) != 0)
 			snprintf(host, sizeof(host), "%s", u->nodename);
@@ -355,16 +387,38 @@ smp_wfeature(struct smp_session *s, int feat, const struct utsname *u)
 	case SMP_FEAT_EVENT_DESC:
 		smp_wevent_desc(s);
 		break;
+	case SMP_FEAT_GROUP_DESC:
+		smp_wgroup_desc(s);
+		break;
 	default:
 		break;
 	}
 }
 
+/* ORDER: by feature number, the order perf reads the index in. */
 static const int smp_wfeats[] = {
-	SMP_FEAT_HOSTNAME, SMP_FEAT_OSRELEASE, SMP_FEAT_VERSION, SMP_FEAT_ARCH,
-	SMP_FEAT_NRCPUS, SMP_FEAT_EVENT_DESC,
+	SMP_FEAT_TRACING_DATA, SMP_FEAT_HOSTNAME, SMP_FEAT_OSRELEASE, SMP_FEAT_VERSION,
+	SMP_FEAT_ARCH, SMP_FEAT_NRCPUS, SMP_FEAT_EVENT_DESC, SMP_FEAT_GROUP_DESC,
 };
 #define SMP_NWFEATS ((int)(sizeof(smp_wfeats) / sizeof(smp_wfeats[0])))
+
+/* Tracing data only with tracepoint events, group descriptions only with
+ * groups; the rest always. */
+static int
+smp_wfeat_present(const struct smp_session *s, int feat)
+{
+	int groups = 0;
+	switch (feat) {
+	case SMP_FEAT_TRACING_DATA:
+		return s->w->tracing != NULL;
+	case SMP_FEAT_GROUP_DESC:
+		for (int i = 0; i < s->nev; i++)
+			groups |= smp_group_size(s, i) > 1;
+		return groups;
+	default:
+		return 1;
+	}
+}
 
 /* Feature index right after the data, then each payload; the index is
  * patched once the payload sizes are known. */
@@ -375,18 +429,27 @@ smp_wfeatures(struct smp_session *s, uint64_t bits[4])
 	struct utsname u;
 	uint64_t idx[SMP_NWFEATS][2];
 	uint64_t index_off = smp_wpos(w);
+	int nidx = 0;
 	uname(&u);
+	/* the format files are read now, while the events still exist */
+	smp_tracing_data_build(s, &w->tracing, &w->tracing_len);
+	for (int i = 0; i < SMP_NWFEATS; i++)
+		nidx += smp_wfeat_present(s, smp_wfeats[i]);
 	memset(idx, 0, sizeof(idx));
-	smp_wbytes(w, idx, sizeof(idx));
-	for (int i = 0; i < SMP_NWFEATS; i++) {
-		idx[i][0] = smp_wpos(w);
+	smp_wbytes(w, idx, (size_t)nidx * sizeof(idx[0]));
+	for (int i = 0, k = 0; i < SMP_NWFEATS; i++) {
+		if (!smp_wfeat_present(s, smp_wfeats[i]))
+			continue;
+		idx[k][0] = smp_wpos(w);
 		smp_wfeature(s, smp_wfeats[i], &u);
-		idx[i][1] = smp_wpos(w) - idx[i][0];
+		idx[k][1] = smp_wpos(w) - idx[k][0];
 		bits[smp_wfeats[i] / 64] |= 1ULL << (smp_wfeats[i] % 64);
+		k++;
 	}
 	if (smp_wflush(w))
 		return w->err;
-	if (pwrite(w->fd, idx, sizeof(idx), (off_t)index_off) != (ssize_t)sizeof(idx))
+	size_t isz = (size_t)nidx * sizeof(idx[0]);
+	if (pwrite(w->fd, idx, isz, (off_t)index_off) != (ssize_t)isz)
 		return -EIO;
 	return 0;
 }
@@ -441,6 +504,7 @@ smp_writer_close(struct smp_session *s)
 		smp_err(s, err, "writing %s: %s", w->path, strerror(-err));
 	free(w->path);
 	free(w->buf);
+	free(w->tracing);
 	free(w);
 	s->w = NULL;
 	return err;

@@ -231,8 +231,12 @@ pmc_enable(struct prov_registry *r, struct smp_session *s)
 			continue;
 		struct smp_event_spec sp;
 		int evidx;
+		/* recorded under its full probe name, which a replay gives back
+		 * unchanged (pmc:::task-clock has no period in its name) */
+		char evname[128];
+		snprintf(evname, sizeof(evname), "pmc:::%s", p->pp_info.dp_name);
 		prov_sample_spec(r, &sp, &st->counters[p->pp_param[PP_COUNTER]].attr,
-		    PERF_SAMPLE_PERIOD, p->pp_info.dp_name, &prov_pmc_ops, p->pp_info.dp_id);
+		    PERF_SAMPLE_PERIOD, evname, &prov_pmc_ops, p->pp_info.dp_id);
 		sp.attr.sample_period = p->pp_param[PP_PERIOD];
 		sp.attr.freq = 0;
 		if (smp_add_event(s, &sp, &evidx) < 0)
@@ -318,11 +322,18 @@ pmc_claim(struct prov_registry *r, struct smp_session *s, int evidx)
 		return 0;
 	if (!a->freq && !a->sample_period)
 		return 0;	/* read in a group, never sampled: no firings */
-	pmc_file_name(ev->name ? ev->name : "event", name, sizeof(name));
-	pmc_probe_name(name, a, probe, sizeof(probe));
+	int own = ev->name && !strncmp(ev->name, "pmc:::", 6) && ev->name[6];
+	if (own) {	/* pmctrace recorded it: the probe that made it */
+		snprintf(probe, sizeof(probe), "%s", ev->name + 6);
+	} else {
+		pmc_file_name(ev->name ? ev->name : "event", name, sizeof(name));
+		pmc_probe_name(name, a, probe, sizeof(probe));
+	}
 	struct prov_probe *p = pmc_make(r, probe, PMC_SAMPLE, a->freq ? 0 : a->sample_period, -1);
-	if (!p || prov_claim(r, evidx, &prov_pmc_ops, p->pp_info.dp_id) < 0)
-		return p ? -1 : prov_errf(r, "out of memory");
+	if (!p)
+		return prov_errf(r, "out of memory");
+	if ((own ? prov_claim_own : prov_claim)(r, evidx, &prov_pmc_ops, p->pp_info.dp_id) < 0)
+		return -1;
 	/* also under the seed's names: branch-misses is branchmispredictions */
 	struct pmc_alias_search as = { r, a, p->pp_info.dp_id };
 	if (prov_cfg(r)->pmu && pmu_generic_aliases(prov_cfg(r)->pmu, a, pmc_alias_cb, &as) < 0)

@@ -165,6 +165,8 @@ profile_claim(struct prov_registry *r, struct smp_session *s, int evidx)
 		return 0;
 	if (!ev->attr.freq && !ev->attr.sample_period)
 		return 0;	/* a counter read in a group (sched::pmc:), not a timer */
+	if (ev->name && strstr(ev->name, ":::"))
+		return 0;	/* pmctrace recorded it for another provider's probe */
 	char name[64];
 	int tick;
 	uint64_t ns = ev->name ? profile_parse(ev->name, &tick) : 0;

@@ -397,6 +397,40 @@ sched_claim_kb(struct prov_registry *r, struct smp_session *s, struct sched_stat
 	return prov_claim(r, evidx, &prov_sched_ops, PROV_KB_COOKIE);
 }
 
+/* Replay: counters recorded in the switch tracepoint's group (the file's
+ * group description names them) are the ::pmc: probes of the live run:
+ * sched::pmc:off-cpu-<counter>, on-cpu-<counter>, and the blocks. */
+static int
+sched_claim_members(struct prov_registry *r, struct smp_session *s, struct sched_state *st,
+    int leader)
+{
+	for (int j = 0; j < smp_nevents(s); j++) {
+		const struct smp_event_spec *m = smp_event(s, j);
+		char name[160];
+		if (j == leader || m->group_leader != leader || !m->name || !m->name[0] ||
+		    st->ncounters == SCHED_MAX_COUNTERS)
+			continue;
+		int idx = st->ncounters++;
+		memset(&st->counters[idx], 0, sizeof(st->counters[idx]));
+		snprintf(st->counters[idx].name, sizeof(st->counters[idx].name), "%s", m->name);
+		st->counters[idx].attr = m->attr;
+		st->member_evidx[idx] = j;
+		if (prov_note_group_counter(r, m->name) < 0)
+			return -1;
+		snprintf(name, sizeof(name), "off-cpu-%s", m->name);
+		if (!sched_make(r, "pmc", name, SK_PMC_OFF, idx))
+			return prov_errf(r, "out of memory");
+		snprintf(name, sizeof(name), "on-cpu-%s", m->name);
+		if (!sched_make(r, "pmc", name, SK_PMC_ON, idx))
+			return prov_errf(r, "out of memory");
+	}
+	if (st->ncounters && (!sched_make(r, "pmc", "off-cpu", SK_PMC_OFF, SCHED_BLOCK) ||
+	    !sched_make(r, "pmc", "on-cpu", SK_PMC_ON, SCHED_BLOCK)))
+		return prov_errf(r, "out of memory");
+	st->leader_evidx = leader;
+	return 0;
+}
+
 static int
 sched_claim(struct prov_registry *r, struct smp_session *s, int evidx)
 {
@@ -409,7 +443,8 @@ sched_claim(struct prov_registry *r, struct smp_session *s, int evidx)
 	if (!st || ev->attr.type != PERF_TYPE_TRACEPOINT || !ev->name)
 		return st ? 0 : -1;
 	if (!strcmp(ev->name, "sched:sched_switch")) {
-		if (sched_load_switch(r, st) < 0 || sched_emit_matching(r, &(struct d_probe_desc){ 0 }, NULL, NULL) < 0)
+		if (sched_load_switch(r, st) < 0 || sched_emit_matching(r, &(struct d_probe_desc){ 0 }, NULL, NULL) < 0 ||
+		    sched_claim_members(r, s, st, evidx) < 0)
 			return -1;
 		return prov_claim(r, evidx, &prov_sched_ops, COOKIE_SWITCH);
 	}
