@@ -122,6 +122,31 @@ cli_fire_end(void *arg, const struct d_firing *f)
 	return 0;
 }
 
+/* Live, a process that was running before we started is known only
+ * through /proc: let the symbolizer read it while it lives, and when
+ * recording, write down what it read, so the replay knows it as well. */
+static void
+cli_note_pid(struct cli_ctx *cx, const struct smp_record *rec)
+{
+	int32_t ppid;
+	if (sym_note_pid(cx->sym, rec->pid)) {
+		smp_record_process(cx->smp, rec->pid, sym_comm_ppid(cx->sym, rec->pid, &ppid),
+		    rec->time);
+	} else if (cx->opts->efile && !sym_comm_known(cx->sym, rec->pid)) {
+		/* the firing's execname will come from /proc/PID/comm: now */
+		smp_record_comm(cx->smp, rec->pid, sym_comm_ppid(cx->sym, rec->pid, &ppid),
+		    rec->time);
+	}
+}
+
+static void
+cli_note_parent(struct cli_ctx *cx, const struct smp_record *rec)
+{
+	int32_t ppid, parent = sym_note_fork_parent(cx->sym, rec->hdr);
+	if (parent)
+		smp_record_process(cx->smp, parent, sym_comm_ppid(cx->sym, parent, &ppid), rec->time);
+}
+
 static int
 cli_on_record(void *arg, const struct smp_record *rec)
 {
@@ -138,7 +163,7 @@ cli_on_record(void *arg, const struct smp_record *rec)
 	case PERF_RECORD_FORK:
 	case PERF_RECORD_EXIT:
 		if (!cx->replay && cx->sym)
-			sym_note_fork_parent(cx->sym, rec->hdr);
+			cli_note_parent(cx, rec);
 		if (rec->hdr)
 			sym_note_record(cx->sym, rec->hdr);
 		return 0;
@@ -147,10 +172,8 @@ cli_on_record(void *arg, const struct smp_record *rec)
 			prov_note_switch(cx->reg, rec);
 		return prov_dispatch(cx->reg, rec, cli_fire, cx);
 	case PERF_RECORD_SAMPLE:
-		/* Live, a process that was running before we started is known
-		 * only through /proc: let the symbolizer read it while it lives. */
 		if (!cx->replay && cx->sym)
-			sym_note_pid(cx->sym, rec->pid);
+			cli_note_pid(cx, rec);
 		return prov_dispatch(cx->reg, rec, cli_fire, cx);
 	default:
 		return 0;
@@ -371,6 +394,12 @@ cli_enable(struct cli_ctx *cx)
 		fprintf(stderr, "%s: could not enable tracing: %s\n", p, smp_errmsg(cx->smp));
 		return -1;
 	}
+	/* The -c child, not yet exec'd, is known by the name it has now (as
+	 * the recording's records and perf script name it): learned at its
+	 * first sample, /proc would give the post-exec name to samples taken
+	 * before the exec. */
+	if (cx->child > 0 && cx->sym)
+		sym_note_pid(cx->sym, cx->child);
 	return 0;
 }
 

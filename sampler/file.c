@@ -350,6 +350,10 @@ smp_file_header(struct smp_session *s)
 	if (!err)
 		err = smp_file_features(s, b, f->len);
 	smp_compute_idpos(s);
+	/* pmctrace wrote it in the order it delivered: replay that order
+	 * exactly (perf's time sort would move a record the live run took
+	 * late, and the replay would answer differently) */
+	s->fifo = f->str[SMP_FEAT_VERSION] && !strcmp(f->str[SMP_FEAT_VERSION], SMP_WRITER_VERSION);
 	return err;
 }
 
@@ -467,7 +471,7 @@ static void
 smp_round(struct smp_session *s, smp_record_cb cb, void *arg, int64_t *delivered)
 {
 	struct smp_file *f = s->f;
-	int64_t n = smp_emit(s, f->prev_round_max, cb, arg);
+	int64_t n = smp_emit(s, s->fifo ? UINT64_MAX : f->prev_round_max, cb, arg);
 	f->prev_round_max = s->merge.max_time;
 	*delivered += n > 0 ? n : 0;
 }

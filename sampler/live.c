@@ -490,8 +490,6 @@ smp_drain_cpu(struct smp_session *s, int ci)
 	if (!c->map || !rb_kring_read_init(&c->kr))
 		return 0;
 	while ((h = rb_kring_read_event(&c->kr))) {
-		if (s->w)
-			smp_writer_add(s, h);
 		err = smp_queue(s, ci, h);
 		rb_kring_consume(&c->kr);
 		if (err)
@@ -625,8 +623,6 @@ smp_collect_cpu(struct smp_session *s, int ci, struct smp_snap *sn)
 	}
 	for (size_t i = sn->n; !err && i-- > 0;) {
 		h = (const struct perf_event_header *)(sn->buf + sn->off[i]);
-		if (s->w)
-			smp_writer_add(s, h);
 		err = smp_queue(s, ci, h);
 	}
 	return err ? smp_err(s, err, "out of memory collecting cpu %d's ring", c->cpu) : 0;

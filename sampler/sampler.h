@@ -10,8 +10,10 @@
  * the callback once per record, on the calling thread, in time order.
  * Lost records and full buffers are counted per CPU (smp_drops).
  * int functions return 0 or -errno; smp_errmsg() has the human text.
- * A live session optionally records everything it reads into a perf.data
- * file (smp_record_to) that perf report/perf script accept.
+ * A live session optionally records what it delivers into a perf.data
+ * file (smp_record_to) that perf report/perf script accept: a record is
+ * written as it is handed to the callback, so records left undelivered
+ * (after a callback stopped the poll, at exit()) are not in the file.
  * Live attrs are adjusted at smp_start: sample_type gains TIME, TID, CPU
  * and IDENTIFIER, sample_id_all is set, READ gets PERF_FORMAT_ID, leaders
  * start disabled (then enabled together), wakeups use a watermark of half
@@ -170,6 +172,14 @@ int smp_drops(struct smp_session *s, uint32_t *cpu, uint64_t *ndrops, int max);
 uint64_t smp_throttled(const struct smp_session *s);
 
 int smp_record_to(struct smp_session *s, const char *path);	/* before smp_start */
+/* Recording, from a callback: the caller just learned of process pid
+ * from /proc rather than from records (it predates the run); a COMM
+ * record of the name it now gives pid (NULL: none) and MMAP2 records of
+ * pid's mappings go into the file before the record being delivered, at
+ * time - 1, so a replay learns the same at the same point.  No-op unless
+ * recording.  smp_record_comm writes the name alone. */
+void smp_record_process(struct smp_session *s, int32_t pid, const char *comm, uint64_t time);
+void smp_record_comm(struct smp_session *s, int32_t pid, const char *comm, uint64_t time);
 
 /* Replay only: what the file's header says.  Feature numbers are perf's
  * HEADER_* ids (HEADER_HOSTNAME = 3, OSRELEASE 4, VERSION 5, ARCH 6,

@@ -301,7 +301,8 @@ smp_queue(struct smp_session *s, int hint, const struct perf_event_header *h)
 	uint64_t t = smp_record_time(a, h);
 	int slot = s->live ? hint : smp_record_cpu(a, h);
 	smp_account(s, slot < 0 ? 0 : slot, h);
-	int src = rb_merge_fit(&s->merge, hint, t);
+	/* a file pmctrace wrote is already in the order it was delivered */
+	int src = s->fifo ? 0 : rb_merge_fit(&s->merge, hint, t);
 	return rb_merge_push(&s->merge, src, t, h, h->size);
 }
 
@@ -392,7 +393,14 @@ smp_deliver_one(void *arg, int src, uint64_t time, const void *rec, uint32_t len
 	r.spec = evidx >= 0 ? &s->ev[evidx].spec : NULL;
 	if (r.read)
 		smp_read_deltas(s, &s->rd, evidx, r.tid);
-	return d->cb ? d->cb(d->arg, &r) : 0;
+	int rc = d->cb ? d->cb(d->arg, &r) : 0;
+	/* A recording holds what was delivered, in delivery order: nothing
+	 * after an exit() the callback reports, no sample of an id the
+	 * session does not know (perf script refuses those), and after what
+	 * the callback added for it (smp_record_process). */
+	if (s->w && (h->type != PERF_RECORD_SAMPLE || evidx >= 0))
+		smp_writer_add(s, h);
+	return rc;
 }
 
 int64_t

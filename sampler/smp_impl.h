@@ -73,6 +73,7 @@ struct smp_session {
 	struct rb_merge merge;
 	uint64_t round_max;		/* newest time seen when the last round ended */
 	uint64_t throttled;		/* THROTTLE records seen */
+	int fifo;			/* replay in file order: a pmctrace recording */
 	struct smp_delta delta;
 	struct smp_read rd;		/* decode scratch */
 	struct smp_file *f;
@@ -113,7 +114,9 @@ uint64_t smp_record_time(const struct perf_event_attr *attr, const struct perf_e
 int smp_record_cpu(const struct perf_event_attr *attr, const struct perf_event_header *h);
 size_t smp_attr_copy(struct perf_event_attr *dst, const void *src, size_t avail);
 
-/* writer.c */
+/* writer.c; SMP_WRITER_VERSION in HEADER_VERSION marks a file written
+ * in delivery order (replayed in file order, so exactly as it ran) */
+#define SMP_WRITER_VERSION "6.1 (pmctrace, delivery order)"
 int smp_writer_open(struct smp_session *s, const char *path);
 int smp_writer_add(struct smp_session *s, const struct perf_event_header *h);
 int smp_writer_synthesize(struct smp_session *s);	/* COMM/MMAP2 of running processes */

@@ -130,17 +130,21 @@ smp_writer_round(struct smp_session *s)
  *
  * perf report and our own replay learn names and mappings only from
  * records; a process that was already running produced none, so, as perf
- * record does, we write them at the start.  Each carries the sample_id
- * trailer the session's attrs promise (time 0, the first event's id). */
+ * record does, we make them at the start.  Each carries the sample_id
+ * trailer the session's attrs promise (time 0, the first event's id).
+ * They are queued like the kernel's records, so the live consumer learns
+ * exactly what a replay of the file will (a kworker's name as it was at
+ * the start, not at its first sample), and are written as delivered. */
 
 struct smp_synth {
 	struct smp_session *s;
+	int direct;		/* write now, rather than queue for delivery */
+	uint64_t time;		/* in the sample_id trailer */
 	unsigned char rec[8192] __attribute__((aligned(8)));
-	size_t trailer;
 };
 
 static size_t
-smp_synth_trailer(struct smp_session *s, unsigned char *p, int32_t pid, int32_t tid)
+smp_synth_trailer(struct smp_session *s, unsigned char *p, int32_t pid, int32_t tid, uint64_t time)
 {
 	const struct perf_event_attr *a = &s->ev[0].spec.attr;
 	uint64_t st = a->sample_type, id = s->ev[0].nids ? s->ev[0].ids[0] : 0, zero = 0;
@@ -153,7 +157,7 @@ smp_synth_trailer(struct smp_session *s, unsigned char *p, int32_t pid, int32_t 
 		n += 8;
 	}
 	if (st & PERF_SAMPLE_TIME)
-		memcpy(p + n, &zero, 8), n += 8;
+		memcpy(p + n, &time, 8), n += 8;
 	if (st & PERF_SAMPLE_ID)
 		memcpy(p + n, &id, 8), n += 8;
 	if (st & PERF_SAMPLE_STREAM_ID)
@@ -177,10 +181,13 @@ smp_synth_emit(struct smp_synth *y, uint32_t type, uint16_t misc, size_t len, co
 	memset(y->rec + at, 0, pad);
 	memcpy(y->rec + at, str, sl);
 	at += pad;
-	at += smp_synth_trailer(y->s, y->rec + at, pid, tid);
+	at += smp_synth_trailer(y->s, y->rec + at, pid, tid, y->time);
 	struct perf_event_header h = { type, misc, (uint16_t)at };
 	memcpy(y->rec, &h, sizeof(h));
-	smp_wbytes(y->s->w, y->rec, at);
+	if (y->direct)
+		smp_writer_add(y->s, (const struct perf_event_header *)y->rec);
+	else
+		smp_queue(y->s, 0, (const struct perf_event_header *)y->rec);
 }
 
 static void
@@ -290,8 +297,52 @@ smp_writer_synthesize(struct smp_session *s)
 		if (isdigit((unsigned char)e->d_name[0]))
 			smp_synth_process(&y, (int32_t)atoi(e->d_name));
 	closedir(d);
-	s->w->since_round++;
-	return smp_writer_round(s);
+	return 0;
+}
+
+/* A COMM record of the name the consumer gives pid (what it read from
+ * /proc/PID/comm, outside the record stream), written now. */
+void
+smp_record_comm(struct smp_session *s, int32_t pid, const char *comm, uint64_t time)
+{
+	static struct smp_synth y;
+	if (!s || !s->w || pid <= 0 || !s->nev || !comm)
+		return;
+	memset(&y, 0, offsetof(struct smp_synth, rec));
+	y.s = s;
+	y.direct = 1;
+	y.time = time ? time - 1 : 0;
+	uint32_t ids[2] = { (uint32_t)pid, (uint32_t)pid };
+	memcpy(y.rec + 8, ids, 8);
+	smp_synth_emit(&y, PERF_RECORD_COMM, 0, 8, comm, pid, pid);
+}
+
+/* What the consumer learned of pid from /proc, outside the record stream
+ * (a process that predates the run, met at its first sample): its name as
+ * the consumer now has it and its mappings, into the file now, just before
+ * the record being delivered, stamped a nanosecond before it, so a replay
+ * knows the process from that point on too. */
+void
+smp_record_process(struct smp_session *s, int32_t pid, const char *comm, uint64_t time)
+{
+	static struct smp_synth y;
+	char path[64], line[4096 + 256];
+	if (!s || !s->w || pid <= 0 || !s->nev)
+		return;
+	smp_record_comm(s, pid, comm, time);
+	memset(&y, 0, offsetof(struct smp_synth, rec));
+	y.s = s;
+	y.direct = 1;
+	y.time = time ? time - 1 : 0;
+	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = 0;
+		smp_synth_map(&y, pid, line);
+	}
+	fclose(f);
 }
 
 /* ---- features ---- */
@@ -376,7 +427,7 @@ smp_wfeature(struct smp_session *s, int feat, const struct utsname *u)
 		smp_wstring(s->w, u->release);
 		break;
 	case SMP_FEAT_VERSION:
-		smp_wstring(s->w, "6.1 (pmctrace)");
+		smp_wstring(s->w, SMP_WRITER_VERSION);
 		break;
 	case SMP_FEAT_ARCH:
 		smp_wstring(s->w, u->machine);

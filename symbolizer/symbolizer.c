@@ -308,28 +308,38 @@ sym_note_record(struct sym_session *s, const struct perf_event_header *hdr)
 	(void)sym_proc_note(s->ss_procs, hdr);
 }
 
-void
+int
 sym_note_pid(struct sym_session *s, int32_t pid)
 {
 	struct sym_proc *p = pid > 0 ? sym_proc_get(s->ss_procs, pid) : NULL;
 
 	if (p == NULL || p->pr_born || p->pr_exited || p->pr_fromproc)
-		return;
+		return 0;
 	p->pr_fromproc = 1;
 	if (sym_proc_read_maps(s->ss_procs, p, s->ss_proc) == 0)
 		(void)sym_proc_comm(p, s->ss_proc);
+	return 1;
 }
 
-void
+int32_t
 sym_note_fork_parent(struct sym_session *s, const struct perf_event_header *hdr)
 {
 	uint32_t ids[2];	/* FORK's body starts with pid, ppid */
 
 	if (hdr == NULL || hdr->type != PERF_RECORD_FORK || hdr->size < sizeof(*hdr) + sizeof(ids))
-		return;
+		return 0;
 	memcpy(ids, hdr + 1, sizeof(ids));
-	if (ids[0] != ids[1])	/* a new process, not a new thread */
-		sym_note_pid(s, (int32_t)ids[1]);
+	if (ids[0] != ids[1] && sym_note_pid(s, (int32_t)ids[1]))	/* a new process */
+		return (int32_t)ids[1];
+	return 0;
+}
+
+int
+sym_comm_known(struct sym_session *s, int32_t pid)
+{
+	struct sym_proc *p = sym_proc_find(s->ss_procs, pid);
+
+	return p && (p->pr_comm[0] || p->pr_exited);
 }
 
 const char *

@@ -61,13 +61,20 @@ void sym_note_record(struct sym_session *s, const struct perf_event_header *hdr)
  * comm now, while it is alive, so it still symbolizes at print time after
  * it exits.  One hash probe for a pid already known.  Never call it while
  * replaying a file: /proc describes this machine, not the recording.
+ * Returns 1 when /proc was read now (a recording writes the same down),
+ * else 0.
  */
-void sym_note_pid(struct sym_session *s, int32_t pid);
+int sym_note_pid(struct sym_session *s, int32_t pid);
 
 /* Live runs only, before handing a FORK record to sym_note_record(): the
  * parent is noted as by sym_note_pid(), so that a child of a process that
- * predates the run inherits its comm and maps. */
-void sym_note_fork_parent(struct sym_session *s, const struct perf_event_header *hdr);
+ * predates the run inherits its comm and maps.  Returns the parent's pid
+ * when it was read from /proc now, else 0. */
+int32_t sym_note_fork_parent(struct sym_session *s, const struct perf_event_header *hdr);
+
+/* Whether pid's name is known without asking /proc (which sym_comm_ppid
+ * does, live, for a process no record named). */
+int sym_comm_known(struct sym_session *s, int32_t pid);
 
 int sym_kernel(struct sym_session *s, uint64_t addr, int flags, char *buf, size_t len);
 int sym_user(struct sym_session *s, int32_t pid, uint64_t addr, int flags, char *buf, size_t len);

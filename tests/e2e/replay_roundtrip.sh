@@ -59,4 +59,23 @@ roundtrip proc 'proc:::exec-success { @[execname] = count(); } proc:::exit { @e[
 roundtrip io 'io:::start { @[cpu] = count(); } tick-1s { exit(0); }' 'tracepoint:block:block_rq_issue, tick-1s'
 roundtrip vminfo 'vminfo:::as_fault { @[cpu] = count(); } tick-1s { exit(0); }' 'tracepoint:exceptions:page_fault_user, tracepoint:exceptions:page_fault_kernel, tick-1s'
 roundtrip tracepoint 'tracepoint:sched:sched_wakeup { @[cpu] = count(); } tick-1s { exit(0); }' 'tracepoint:sched:sched_wakeup, tick-1s'
+# A -c command that runs a while as sh before it execs pmct_spin: the
+# samples taken before the exec carry the name the child had then, live
+# as in the replay and in perf script (live once named them after the exec).
+rm -f c.data
+cmd="sh -c 'i=0; while [ \$i -lt 100000 ]; do i=\$((i+1)); done; exec $HELPERS/pmct_spin 0.3'"
+timeout 60 "$PMCTRACE" -q -E c.data -n 'profile-997 { @[execname] = count(); }
+profile-997 /pid == $target/ { @t[execname] = count(); }
+END { printa("target %s %@d\n", @t); }' -c "$cmd" >live.out 2>live.err ||
+	{ cat live.err; fail "-c: live run"; }
+pid=$(sed -n 's/^pmctrace: pid \([0-9]*\) has exited$/\1/p' live.err)
+[ -n "$pid" ] || { cat live.err; fail "-c: no target pid"; }
+perf script -i c.data -F pid,comm 2>/dev/null | awk -v p="$pid" '$2 == p { n[$1]++ } END { for (c in n) print "target", c, n[c] }' | sort >perf.t
+grep '^target ' live.out | sort >live.t
+grep -q '^target sh ' live.t || { cat live.t; fail "-c: no sample of the child before its exec"; }
+diff -u perf.t live.t || fail "-c: live execname of the target differs from perf script's"
+timeout 60 "$PMCTRACE" -q -E c.data -n 'profile-997 { @[execname] = count(); }' >replay.out 2>&1 ||
+	{ cat replay.out; fail "-c: replay"; }
+grep -v '^target ' live.out | diff -u - replay.out || fail "-c: replay differs from the live run"
+echo "ok -c: $(cat live.t | tr '\n' ' ')"
 exit 0

@@ -614,6 +614,52 @@ test_record_to_perf_script(void)
 	unlink(path);
 }
 
+/* A recording with a tracepoint carries its format in the TRACING_DATA
+ * feature, as perf lays it out: perf script decodes its fields. */
+static void
+test_record_tracing_data(void)
+{
+	char path[] = "/tmp/pmctrace-smp-td-XXXXXX", cmd[512];
+	int fd = mkstemp(path);
+	CU_ASSERT_FATAL(fd >= 0);
+	close(fd);
+	int id = read_int_file("/sys/kernel/tracing/events/sched/sched_switch/id");
+	CU_ASSERT_FATAL(id > 0);
+	struct live l = { .tp_id = (uint16_t)id };
+	struct smp_session *s = open_live();
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	struct smp_event_spec sp;
+	memset(&sp, 0, sizeof(sp));
+	sp.attr.type = PERF_TYPE_TRACEPOINT;
+	sp.attr.config = (uint64_t)id;
+	sp.attr.sample_period = 1;
+	sp.attr.sample_type = PERF_SAMPLE_RAW | PERF_SAMPLE_TID;
+	sp.group_leader = -1;
+	sp.name = "sched:sched_switch";
+	CU_ASSERT_EQUAL_FATAL(smp_add_event(s, &sp, NULL), 0);
+	CU_ASSERT_EQUAL_FATAL(smp_record_to(s, path), 0);
+	CU_ASSERT_EQUAL_FATAL(smp_start(s), 0);
+	for (int i = 0; i < 20; i++) {
+		usleep(5000);	/* each nap is a switch */
+		smp_poll(s, 0, live_cb, &l);
+	}
+	smp_close(s);
+	int err;
+	s = smp_open_file(path, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	size_t len = 0;
+	const char *td = smp_tracing_data(s, &len);
+	CU_ASSERT_FATAL(td != NULL && len > 100);
+	CU_ASSERT(memcmp(td, "\x17\x08\x44tracing0.6", 14) == 0);
+	CU_ASSERT(memmem(td, len, "header_page", 11) != NULL);
+	CU_ASSERT(memmem(td, len, "name: sched_switch", 18) != NULL);
+	smp_close(s);
+	snprintf(cmd, sizeof(cmd), "perf script -i %s 2>/dev/null | grep -c 'next_comm='", path);
+	CU_ASSERT_EQUAL(run_count(cmd), l.samples);
+	CU_ASSERT(l.samples >= 20);
+	unlink(path);
+}
+
 static long
 run_count(const char *cmd)
 {
@@ -672,6 +718,7 @@ static const struct cu_test tests[] = {
 	{ "open_errors", test_open_errors },
 	{ "task_open_now", test_task_open_now },
 	{ "record_to_perf_script", test_record_to_perf_script },
+	{ "record_tracing_data", test_record_tracing_data },
 	{ NULL, NULL },
 };
 
