@@ -117,6 +117,8 @@ int prov_claim(struct prov_registry *r, int evidx, const struct prov_ops *ops,
  * every reading of its attr (pmc:::profile-997-1003009). */
 int prov_claim_own(struct prov_registry *r, int evidx, const struct prov_ops *ops,
     uint64_t cookie);
+/* The provider whose own probe the event's recorded name is, or NULL. */
+const struct prov_ops *prov_claimed_own(const struct prov_registry *r, int evidx);
 int prov_errf(struct prov_registry *r, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* A line for the user at the end of the run (multiplexing ratios...). */

@@ -439,6 +439,15 @@ prov_enable(struct prov_registry *r, struct smp_session *s,
 	return 0;
 }
 
+const struct prov_ops *
+prov_claimed_own(const struct prov_registry *r, int evidx)
+{
+	for (size_t i = 0; i < r->nclaims; i++)
+		if (r->claims[i].evidx == evidx && r->claims[i].own)
+			return r->claims[i].ops;
+	return NULL;
+}
+
 static int
 prov_claim_add(struct prov_registry *r, int evidx, const struct prov_ops *ops,
     uint64_t cookie, int own)

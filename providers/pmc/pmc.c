@@ -322,6 +322,10 @@ pmc_claim(struct prov_registry *r, struct smp_session *s, int evidx)
 		return 0;
 	if (!a->freq && !a->sample_period)
 		return 0;	/* read in a group, never sampled: no firings */
+	if (a->type == PERF_TYPE_SOFTWARE && a->config == PERF_COUNT_SW_BPF_OUTPUT)
+		return 0;	/* records a BPF program wrote, not a counter's samples */
+	if (prov_claimed_own(r, evidx))
+		return 0;	/* pmctrace recorded it for another provider's probe */
 	int own = ev->name && !strncmp(ev->name, "pmc:::", 6) && ev->name[6];
 	if (own) {	/* pmctrace recorded it: the probe that made it */
 		snprintf(probe, sizeof(probe), "%s", ev->name + 6);

@@ -25,17 +25,17 @@ perf_samples() { perf report --stats -i "$1" 2>/dev/null | awk '/SAMPLE events/ 
 listed() { "$PMCTRACE" "$@" 2>&1 | awk 'NR > 1 && $2 != "dtrace" { print $2 ":" $(NF) }' | sort -u; }
 n=0
 roundtrip() {
-	name=$1 script=$2 events=$3
+	name=$1 script=$2 events=$3 opts=${4:-}
 	n=$((n+1)); f=rt$n.data
 	rm -f "$f"
-	timeout 60 "$PMCTRACE" -q -E "$f" -n "$script" >live.out 2>live.err ||
+	timeout 60 "$PMCTRACE" $opts -q -E "$f" -n "$script" >live.out 2>live.err ||
 		{ cat live.err; fail "$name: live run with -E $f"; }
 	[ -s live.out ] || { cat live.err; fail "$name: the live run printed nothing"; }
-	timeout 60 "$PMCTRACE" -q -E "$f" -n "$script" >replay.out 2>replay.err ||
+	timeout 60 "$PMCTRACE" $opts -q -E "$f" -n "$script" >replay.out 2>replay.err ||
 		{ cat replay.err; fail "$name: replay of $f"; }
 	diff -u live.out replay.out >diff.out || { cat diff.out; fail "$name: replay differs from the live run"; }
 	# the probes the live run enabled (-l with the script) are the file's
-	listed -l -n "$script" | grep -v '^profile:tick-' >want.l
+	listed $opts -l -n "$script" | grep -v '^profile:tick-' >want.l
 	listed -E "$f" -l | grep -v ':sample-src$\|:counter-src$\|:module-load$' >have.l
 	missing=$(comm -23 want.l have.l)
 	[ -z "$missing" ] || { cat have.l; fail "$name: -E $f -l lacks $missing"; }
@@ -45,15 +45,21 @@ roundtrip() {
 	want=$(perf_samples "$f")
 	# (perf script prints a group read's members on lines of their own)
 	[ "$(grep -c . script.out)" -ge "$want" ] || fail "$name: perf script printed fewer lines than samples"
-	ours=$("$PMCTRACE" -E "$f" -qn "$events"' { @n = count(); } END { printa("%@d\n", @n); }' 2>/dev/null | head -1)
-	[ "$want" = "$ours" ] || fail "$name: perf counts $want samples in $f, pmctrace $ours"
+	# (the in-kernel sched probe's records fire several probes each: no
+	# one probe counts them; its -x nobpf twin is counted)
+	if [ "$events" != - ]; then
+		ours=$("$PMCTRACE" -E "$f" -qn "$events"' { @n = count(); } END { printa("%@d\n", @n); }' 2>/dev/null | head -1)
+		[ "$want" = "$ours" ] || fail "$name: perf counts $want samples in $f, pmctrace $ours"
+	fi
 	echo "ok $name: $(wc -l < live.out) lines of output, $want samples"
 }
 roundtrip profile 'profile-997 { @[cpu] = count(); } tick-1s { exit(0); }' 'profile-997, tick-1s'
 roundtrip tick 'tick-50ms { @t = count(); } tick-1s { exit(0); }' 'tick-50ms, tick-1s'
 roundtrip pmc 'pmc:::page-faults-50 { @p[cpu] = count(); } pmc:::task-clock { @t[cpu] = count(); } tick-1s { exit(0); }' 'pmc:::page-faults-50, pmc:::task-clock, tick-1s'
-roundtrip sched 'sched:::on-cpu { @[cpu] = count(); } sched:::off-cpu { @o[cpu] = count(); } tick-1s { exit(0); }' 'tracepoint:sched:sched_switch, tick-1s'
-roundtrip sched-pmc 'sched::pmc:off-cpu-task-clock { @[cpu] = sum(arg5); } tick-1s { exit(0); }' 'tracepoint:sched:sched_switch, tick-1s'
+roundtrip sched 'sched:::on-cpu { @[cpu] = count(); } sched:::off-cpu { @o[cpu] = count(); } tick-1s { exit(0); }' -
+roundtrip sched-nobpf 'sched:::on-cpu { @[cpu] = count(); } sched:::off-cpu { @o[cpu] = count(); } tick-1s { exit(0); }' 'tracepoint:sched:sched_switch, tick-1s' '-x nobpf'
+roundtrip sched-pmc 'sched::pmc:off-cpu-task-clock { @[cpu] = sum(arg5); } tick-1s { exit(0); }' -
+roundtrip sched-pmc-nobpf 'sched::pmc:off-cpu-task-clock { @[cpu] = sum(arg5); } tick-1s { exit(0); }' 'tracepoint:sched:sched_switch, tick-1s' '-x nobpf'
 roundtrip syscall 'syscall::read:entry { @[cpu] = count(); } syscall::read:return { @r[cpu] = sum(arg0); } tick-1s { exit(0); }' 'tracepoint:syscalls:sys_enter_read, tracepoint:syscalls:sys_exit_read, tick-1s'
 roundtrip proc 'proc:::exec-success { @[execname] = count(); } proc:::exit { @e[cpu] = count(); } tick-1s { exit(0); }' 'tracepoint:sched:sched_process_exec, tracepoint:sched:sched_process_exit, tick-1s'
 roundtrip io 'io:::start { @[cpu] = count(); } tick-1s { exit(0); }' 'tracepoint:block:block_rq_issue, tick-1s'
