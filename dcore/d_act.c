@@ -253,3 +253,24 @@ d_act_exec(struct d_vm *vm, const struct d_actsite *as, uint64_t *r)
 	}
 	return DF_NONE;
 }
+
+/* Options for dout: the first description that samples names the counter. */
+void
+d_dout_opts(d_hdl_t *dh, struct dout_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->do_fmt = (int)dh->dh_opt[O_OFORMAT];
+	o->do_reverse = (int)dh->dh_opt[O_FLAMEREVERSE];
+	o->do_title = dh->dh_optstr[O_FLAMETITLE];
+	o->do_script = dh->dh_script;
+	o->do_progname = dh->dh_prog;
+	for (struct d_desc *d = dh->dh_descs; d; d = d->ds_next) {
+		const char *t = d->ds_text, *name = strrchr(t, ':');
+		name = name ? name + 1 : t;
+		if (strcmp(name, "BEGIN") == 0 || strcmp(name, "END") == 0 ||
+		    strcmp(name, "ERROR") == 0 || strncmp(name, "tick-", 5) == 0)
+			continue;
+		o->do_probe = t;
+		break;
+	}
+}

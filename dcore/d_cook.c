@@ -1520,6 +1520,10 @@ d_cook_xlator_check(struct d_hdl *dh, struct d_xlator *xl)
 	}
 }
 
+const struct d_sema d_cook_sema = {
+	d_cook_expr, d_cook_decl_inline, d_cook_xlator_check,
+};
+
 void
 d_cook_decl_inline(struct d_hdl *dh, struct d_var *v)
 {

@@ -88,6 +88,7 @@ d_open(const char *progname, FILE *out, int *errp)
 		return NULL;
 	}
 	dh->dh_prog = progname ? progname : "pmctrace";
+	dh->dh_sema = &d_cook_sema;
 	dh->dh_out = dh->dh_out0 = out ? out : stdout;
 	dh->dh_err = stderr;
 	dh->dh_cltail = &dh->dh_clauses;
@@ -776,54 +777,6 @@ d_fire_error(d_hdl_t *dh, struct d_vm *vm, int fault)
 	    d_fault_name(fault), addr, where, off);
 }
 
-/* Process facts from /proc, for firings the engine makes itself and for
- * providers that pass no df_procinfo. */
-int
-d_proc_read(void *ctx, int32_t pid, struct d_procinfo *out)
-{
-	(void)ctx;
-	char path[64], buf[1024];
-	memset(out, 0, sizeof(*out));
-	out->pi_pid = pid;
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	FILE *fp = fopen(path, "r");
-	if (!fp)
-		return -ENOENT;
-	size_t n = fread(buf, 1, sizeof(buf) - 1, fp);
-	fclose(fp);
-	buf[n] = '\0';
-	char *lp = strchr(buf, '('), *rp = strrchr(buf, ')');
-	if (!lp || !rp || rp < lp)
-		return -EINVAL;
-	snprintf(out->pi_fname, sizeof(out->pi_fname), "%.*s", (int)(rp - lp - 1), lp + 1);
-	char st;
-	int ppid = 0;
-	if (sscanf(rp + 1, " %c %d", &st, &ppid) == 2)
-		out->pi_ppid = ppid;
-	snprintf(path, sizeof(path), "/proc/%d/status", pid);
-	if ((fp = fopen(path, "r")) != NULL) {
-		while (fgets(buf, sizeof(buf), fp)) {
-			if (strncmp(buf, "Uid:", 4) == 0)
-				out->pi_uid = atoi(buf + 4);
-			else if (strncmp(buf, "Gid:", 4) == 0)
-				out->pi_gid = atoi(buf + 4);
-		}
-		fclose(fp);
-	}
-	snprintf(path, sizeof(path), "/proc/%d/cmdline", pid);
-	if ((fp = fopen(path, "r")) != NULL) {
-		n = fread(out->pi_psargs, 1, sizeof(out->pi_psargs) - 1, fp);
-		fclose(fp);
-		for (size_t i = 0; i < n; i++)
-			if (out->pi_psargs[i] == '\0')
-				out->pi_psargs[i] = ' ';
-		while (n > 0 && out->pi_psargs[n - 1] == ' ')
-			n--;
-		out->pi_psargs[n] = '\0';
-	}
-	return 0;
-}
-
 static void
 d_self_firing(d_hdl_t *dh, struct d_firing *f, uint32_t probe)
 {
@@ -915,27 +868,6 @@ d_tick(d_hdl_t *dh, uint64_t now_ns)
 	dh->dh_lasttick = now_ns;
 	d_report_all_drops(dh);
 	fflush(dh->dh_out);
-}
-
-/* Options for dout: the first description that samples names the counter. */
-void
-d_dout_opts(d_hdl_t *dh, struct dout_opts *o)
-{
-	memset(o, 0, sizeof(*o));
-	o->do_fmt = (int)dh->dh_opt[O_OFORMAT];
-	o->do_reverse = (int)dh->dh_opt[O_FLAMEREVERSE];
-	o->do_title = dh->dh_optstr[O_FLAMETITLE];
-	o->do_script = dh->dh_script;
-	o->do_progname = dh->dh_prog;
-	for (struct d_desc *d = dh->dh_descs; d; d = d->ds_next) {
-		const char *t = d->ds_text, *name = strrchr(t, ':');
-		name = name ? name + 1 : t;
-		if (strcmp(name, "BEGIN") == 0 || strcmp(name, "END") == 0 ||
-		    strcmp(name, "ERROR") == 0 || strncmp(name, "tick-", 5) == 0)
-			continue;
-		o->do_probe = t;
-		break;
-	}
 }
 
 int

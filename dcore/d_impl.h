@@ -19,6 +19,7 @@
  *   d_pragma.c   #pragma control lines, as the lexer meets them
  *   d_catalog.c  the builtin dtrace provider, provider existence
  *   d_errtags.c  D_* tag names (d_errtags.h)
+ *   d_proc.c     process facts from /proc (curpsinfo, BEGIN/END firings)
  *   d_core.c     the public API in dcore.h: handle, compile driver,
  *                probe matching, firing dispatch, ERROR probe, END
  *
@@ -556,8 +557,20 @@ struct d_macro {
 	char **dm_argv;
 };
 
+/* What the parser asks of the type checker while it parses, as DTrace's
+ * grammar actions do: the value of a constant expression (array sizes,
+ * enumerators, bit-field widths), and the check of an inline or a
+ * translator as it is declared.  The parser calls through this table,
+ * which d_open fills with d_cook_sema, so it names no later stage. */
+struct d_sema {
+	struct d_node *(*sm_const_expr)(struct d_hdl *dh, struct d_node *n);
+	void (*sm_inline)(struct d_hdl *dh, struct d_var *v);
+	void (*sm_xlator)(struct d_hdl *dh, struct d_xlator *xl);
+};
+
 struct d_hdl {
 	const char *dh_prog;
+	const struct d_sema *dh_sema;	/* the checker, for the parser */
 	FILE *dh_out, *dh_err;
 	FILE *dh_out0;			/* dh_out before freopen() */
 	struct d_arena dh_arena;
@@ -694,6 +707,7 @@ void d_cook_clause(struct d_hdl *dh, struct d_pclause *pc, struct d_probe **prob
 struct d_node *d_cook_expr(struct d_hdl *dh, struct d_node *n);
 void d_cook_decl_inline(struct d_hdl *dh, struct d_var *v);
 void d_cook_xlator_check(struct d_hdl *dh, struct d_xlator *xl);
+extern const struct d_sema d_cook_sema;	/* the three above */
 
 struct d_clause *d_compile_clause(struct d_hdl *dh, struct d_pclause *pc);
 void d_disasm(struct d_hdl *dh, const struct d_clause *cl, FILE *fp);

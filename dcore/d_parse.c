@@ -93,7 +93,7 @@ static int64_t
 const_int(struct d_lex *lx, int tag, const char *what)
 {
 	int line = LINE(lx);
-	struct d_node *n = d_cook_expr(lx->lx_dh, assign_expr(lx));
+	struct d_node *n = lx->lx_dh->dh_sema->sm_const_expr(lx->lx_dh, assign_expr(lx));
 	if (n->dn_kind != DN_INT)
 		d_error(lx->lx_dh, tag, line, "%s", what);
 	return (int64_t)n->dn_ival;
@@ -682,7 +682,7 @@ inline_def(struct d_lex *lx)
 	v->dv_declared = true;
 	v->dv_nkeys = nkeys;
 	e->dn_line = line;
-	d_cook_decl_inline(dh, v);
+	dh->dh_sema->sm_inline(dh, v);
 	lx->lx_ctx = D_LX_OUTER;
 	checknext(lx, ';');
 }
@@ -725,7 +725,7 @@ translator_def(struct d_lex *lx)
 		checknext(lx, ';');
 	}
 	checknext(lx, '}');
-	d_cook_xlator_check(dh, xl);
+	dh->dh_sema->sm_xlator(dh, xl);
 	xl->xl_next = dh->dh_xlators;
 	dh->dh_xlators = xl;
 	lx->lx_ctx = D_LX_OUTER;
