@@ -49,7 +49,8 @@ enum kb_kind {
 
 /* kb_stats (PERCPU_ARRAY, key 0): what went wrong on each CPU. */
 struct kb_stats {
-	__u64 out_errors;	/* records bpf_perf_event_output could not write */
+	__u64 out_errors;	/* records bpf_perf_event_output could not write,
+				 * a full ring aside (that is a LOST record) */
 	__u64 read_errors;	/* counter reads that failed (that slice waits) */
 	__u64 gaps;		/* switches with KB_SW_GAP */
 	__s64 last_out_error, last_read_error;	/* -errno */

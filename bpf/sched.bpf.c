@@ -103,7 +103,8 @@ kb_output(void *ctx, void *rec, __u64 size)
 {
 	__u32 zero = 0;
 	long err = bpf_perf_event_output(ctx, &kb_out, BPF_F_CURRENT_CPU, rec, size);
-	struct kb_stats *st = err ? bpf_map_lookup_elem(&kb_stats, &zero) : 0;
+	/* a full ring (-ENOSPC) is the kernel's LOST record, a drop already */
+	struct kb_stats *st = err && err != -28 ? bpf_map_lookup_elem(&kb_stats, &zero) : 0;
 	if (st) {
 		st->out_errors++;
 		st->last_out_error = err;

@@ -220,7 +220,7 @@ prov_kb_kind(const struct smp_record *rec)
 
 /* What the programs could not do, said once at the end of the run. */
 void
-prov_kb_report(struct prov_registry *r)
+prov_kb_report(struct prov_registry *r, int counters)
 {
 	struct prov_kb *kb = *prov_kb_slot(r);
 	int n = kb_possible_cpus();
@@ -250,10 +250,10 @@ prov_kb_report(struct prov_registry *r)
 	if (miss)
 		prov_notice(r, "in-kernel probe: the kernel skipped it %llu times (it was "
 		    "already running on that CPU)", (unsigned long long)miss);
-	if (sum.gaps)
+	if (sum.gaps && counters)
 		prov_notice(r, "in-kernel probe: %llu switches were not shown to it; the "
-		    "slices around them went to the task that left the CPU next",
-		    (unsigned long long)sum.gaps);
+		    "counters of the slices around them were split by the scheduler's "
+		    "runtime", (unsigned long long)sum.gaps);
 	if (sum.out_errors)
 		prov_notice(r, "in-kernel probe: %llu records could not be written (%s)",
 		    (unsigned long long)sum.out_errors, strerror((int)-sum.last_out_error));
@@ -261,4 +261,22 @@ prov_kb_report(struct prov_registry *r)
 		prov_notice(r, "in-kernel probe: %llu counter reads failed (%s); those "
 		    "slices went to the next switch", (unsigned long long)sum.read_errors,
 		    strerror((int)-sum.last_read_error));
+}
+
+/* (A no-op for any other event's record.)  The probe's samples are taken inside the BPF program, so their kernel
+ * stacks begin with the program (at the sample's ip) and the kernel's
+ * bpf_trace_run*() that called it.  Both go: the stack then starts where
+ * the traced event happened, as a perf tracepoint's does. */
+void
+prov_kb_trim_stack(const struct smp_record *rec, struct d_firing *f)
+{
+	uint32_t i = 0;
+	if (!f->df_nkstack || !rec->spec || !rec->spec->name || strcmp(rec->spec->name, PROV_KB_EVENT))
+		return;
+	while (i < f->df_nkstack && f->df_kstack[i] - rec->ip + (1u << 20) < (2u << 20))
+		i++;
+	if (i == 0 || i + 1 >= f->df_nkstack)
+		return;
+	f->df_kstack += i + 1;
+	f->df_nkstack -= i + 1;
 }

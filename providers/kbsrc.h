@@ -12,7 +12,8 @@
  * recorded under the names PROV_KB_COUNTER<name>.  In a replay the
  * recorded output event is named PROV_KB_EVENT and each provider claims it
  * itself.  prov_kb_report turns what went wrong in the kernel into
- * notices, once.  Single-threaded, as the registry.
+ * notices, once (switches the kernel ran without the probe only when
+ * counters are read: on-cpu and off-cpu are made up for them).  Single-threaded, as the registry.
  */
 #ifndef PMCTRACE_KBSRC_H
 #define PMCTRACE_KBSRC_H
@@ -31,7 +32,10 @@ int prov_kb_add_counters(struct prov_registry *r, struct smp_session *s,
     const struct pmu_counter *set, int n);
 const char *prov_kb_why(struct prov_registry *r);
 int prov_kb_kind(const struct smp_record *rec);
-void prov_kb_report(struct prov_registry *r);
+void prov_kb_report(struct prov_registry *r, int counters);
+/* After prov_firing_from_sample on one of its records: drop the BPF
+ * program's own frames from the kernel stack. */
+void prov_kb_trim_stack(const struct smp_record *rec, struct d_firing *f);
 
 /* registry.c keeps the one per run; kbsrc.c makes and frees it. */
 struct prov_kb **prov_kb_slot(struct prov_registry *r);

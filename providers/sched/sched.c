@@ -622,6 +622,7 @@ sched_fire_switch(struct prov_registry *r, struct sched_state *st,
 	struct sched_proc *next = &two.next, *prev = &two.prev;
 	struct d_firing f;
 	prov_firing_from_sample(r, rec, &f, kbuf, ubuf, 128);
+	prov_kb_trim_stack(rec, &f);
 	/* A task's last switch, as it exits, is sampled after its pid is
 	 * unhashed (the sample says pid 0): the payload still names it. */
 	if (sw->prev_pid >= 0) {
@@ -764,6 +765,7 @@ sched_fire_wakeup(struct prov_registry *r, struct sched_state *st, const struct 
 	struct sched_proc woken;
 	struct d_firing f;
 	prov_firing_from_sample(r, rec, &f, kbuf, ubuf, 128);
+	prov_kb_trim_stack(rec, &f);
 	sched_proc_fill(&woken, pid, tid, comm, (uint32_t)target);
 	f.df_mem = &woken;
 	f.df_memlen = sizeof(woken);
@@ -826,7 +828,7 @@ sched_end(struct prov_registry *r, prov_fire_fn fire, void *arg)
 	(void)fire;
 	(void)arg;
 	if (st && st->kb)
-		prov_kb_report(r);
+		prov_kb_report(r, st->ncounters > 0);
 	if (st && st->ncounters && prov_cfg(r)->pmc_multiplex && st->sum_enabled)
 		prov_notice(r, "sched::pmc: counters ran %.1f%% of the time they were "
 		    "enabled (-x pmcmultiplex)%s",

@@ -1,7 +1,8 @@
 # ASSERTION: with tracefs not mounted (a private mount namespace where it is
-# unmounted), a tracepoint-based probe (sched:::off-cpu) fails with a message
-# that says what is missing and how to mount it, exit status 1; probes that
-# need no tracefs (profile) still work there.
+# unmounted), a tracepoint-based probe (sched:::off-cpu on the perf path,
+# -x nobpf) fails with a message that says what is missing and how to mount
+# it, exit status 1; probes that need no tracefs (profile, and sched through
+# the in-kernel probe, whose raw tracepoints need none) still work there.
 . "$TESTROOT/e2e/lib.sh"
 need_root
 command -v unshare >/dev/null || skip "unshare is not installed"
@@ -11,8 +12,10 @@ umount /sys/kernel/tracing 2>/dev/null
 umount /sys/kernel/debug/tracing 2>/dev/null
 umount /sys/kernel/debug 2>/dev/null
 grep -q tracefs /proc/self/mounts && { echo "still mounted"; exit 99; }
-timeout 20 "$PMCTRACE" -q -n 'sched:::off-cpu { @ = count(); } tick-1s { exit(0); }' >out 2>err
+timeout 20 "$PMCTRACE" -x nobpf -q -n 'sched:::off-cpu { @ = count(); } tick-1s { exit(0); }' >out 2>err
 echo $? > rc
+timeout 20 "$PMCTRACE" -q -n 'sched:::off-cpu { @ = count(); } tick-1s { exit(0); }' >out3 2>err3
+echo $? > rc3
 timeout 20 "$PMCTRACE" -q -n 'profile-97 { @ = count(); } tick-1s { exit(0); }' >out2 2>err2
 echo $? > rc2
 EOS
@@ -24,4 +27,11 @@ expect_eq "message" "pmctrace: could not enable tracing: tracepoint sched:sched_
 expect_eq "stdout" "" "$(cat out)"
 expect_eq "profile without tracefs: exit status" 0 "$(cat rc2)"
 expect_eq "profile without tracefs: stderr" "" "$(cat err2)"
+if grep -q 'not the in-kernel probe' err3; then
+	expect_eq "sched without tracefs or BPF: exit status" 1 "$(cat rc3)"
+else
+	expect_eq "sched through BPF without tracefs: exit status" 0 "$(cat rc3)"
+	expect_eq "sched through BPF without tracefs: stderr" "" "$(cat err3)"
+	grep -q '^ *[1-9][0-9]*$' out3 || { cat out3; fail "sched through BPF counted no switch"; }
+fi
 exit 0

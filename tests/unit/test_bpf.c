@@ -4,7 +4,7 @@
  * and one bpf-output event per CPU (through a sampler session, as the
  * providers do), kb_switch attached, and a thread that spins 1 ms and
  * sleeps 2 ms is billed, in the kernel's per-switch deltas, what its own
- * CLOCK_THREAD_CPUTIME_ID says (within 3 %: the machine is shared).
+ * CLOCK_THREAD_CPUTIME_ID says (within 10 %: the machine is shared).
  * Skipped (with the reason) where BPF cannot load.
  */
 #include "bpf/kbpf.h"
@@ -191,9 +191,10 @@ test_sched_live(void)
 	CU_ASSERT(r.recs >= 200);
 	CU_ASSERT_EQUAL(r.lost, 0);
 	/* The scheduler starts a woken thread's clock when it wakes it, the
-	 * switch comes later (tests/e2e/bpf_duty.sh holds the 0.5 % bound on
-	 * an idle machine); here, shared and busy, only gross errors fail. */
-	CU_ASSERT(ratio > 0.97 && ratio < 1.05);	/* steal time counts above */
+	 * switch comes later, and a VM's stolen time is in task-clock only
+	 * (tests/e2e/sched_exact.sh holds the 0.5 % bound with allowances for
+	 * both); here, shared and busy, only gross errors fail. */
+	CU_ASSERT(ratio > 0.9 && ratio < 1.1);
 	smp_close(s);
 	kb_close(r.o);
 }
