@@ -368,6 +368,10 @@ static int
 cli_enable(struct cli_ctx *cx)
 {
 	const char *p = cx->opts->progname;
+	if (d_enable_check(cx->dh) < 0) {
+		fprintf(stderr, "%s: could not enable tracing: %s\n", p, d_errmsg(cx->dh));
+		return -1;
+	}
 	if (!cx->replay && cli_open_sampler(cx) < 0)
 		return -1;
 	prov_set_callchains(cx->reg, d_uses_stacks(cx->dh));

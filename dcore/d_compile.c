@@ -882,7 +882,7 @@ static bool
 is_destructive(int f)
 {
 	return f == F_SYSTEM || f == F_RAISE || f == F_STOP || f == F_CHILL ||
-	    f == F_BREAKPOINT || f == F_PANIC || f == F_COPYINTO;
+	    f == F_BREAKPOINT || f == F_PANIC || f == F_COPYINTO || f == F_FREOPEN;
 }
 
 /* DTrace's ordering rules for speculate()/commit() within one clause. */

@@ -1086,9 +1086,11 @@ cook_call_action(struct d_hdl *dh, struct d_node *n, const struct d_fdef *f)
 				    f->name, tname(dh, a->dn_type));
 		break;
 	}
-	if ((f->id == F_SYSTEM || f->id == F_RAISE || f->id == F_STOP || f->id == F_BREAKPOINT ||
-	    f->id == F_PANIC || f->id == F_CHILL || f->id == F_COPYINTO) && !dh->dh_opt[O_DESTRUCTIVE])
-		d_error(dh, D_ACT_DESTRUCT, n->dn_line, "%s( ) is a destructive action: use -w to allow it", f->name);
+	/* refused when enabling, as DTrace does: -w may come from a pragma
+	 * further down the program */
+	if (f->id == F_SYSTEM || f->id == F_RAISE || f->id == F_STOP || f->id == F_BREAKPOINT ||
+	    f->id == F_PANIC || f->id == F_CHILL || f->id == F_COPYINTO || f->id == F_FREOPEN)
+		dh->dh_destructive = true;
 	n->dn_type = dh->dh_t_void;
 	n->dn_action = 1;
 }

@@ -798,10 +798,23 @@ d_self_firing(d_hdl_t *dh, struct d_firing *f, uint32_t probe)
 }
 
 int
+d_enable_check(d_hdl_t *dh)
+{
+	if (dh->dh_destructive && !dh->dh_opt[O_DESTRUCTIVE]) {
+		snprintf(dh->dh_errmsg, sizeof(dh->dh_errmsg), "Destructive actions not allowed");
+		return -EPERM;
+	}
+	return 0;
+}
+
+int
 d_go(d_hdl_t *dh)
 {
 	if (dh->dh_going)
 		return -EBUSY;
+	int rc = d_enable_check(dh);
+	if (rc)
+		return rc;
 	int err = d_alloc_runtime(dh);
 	if (err) {
 		snprintf(dh->dh_errmsg, sizeof(dh->dh_errmsg), "failed to allocate runtime state: %s", strerror(-err));

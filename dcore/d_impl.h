@@ -655,6 +655,7 @@ struct d_hdl {
 	size_t dh_clbuf_len;
 	bool dh_header_done;
 	bool dh_uses_copyin;		/* d_uses_stacks() bit 4 */
+	bool dh_destructive;		/* a destructive action: needs -w */
 	bool dh_uses_vtimestamp;	/* d_uses_vtimestamp() */
 	int dh_stack_bvars;		/* d_uses_stacks() bits 1, 2 from builtins */
 	char dh_selfcomm[16];		/* execname of BEGIN/END/ERROR firings */

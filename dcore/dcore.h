@@ -53,6 +53,11 @@ void d_describe(d_hdl_t *dh, void (*cb)(void *arg, const char *desc, int nmatche
 /* Probe ids the compiled program uses (so providers enable only those). */
 int d_probe_enabled(d_hdl_t *dh, uint32_t probe_id);
 
+/* 0, or -EPERM (d_errmsg says why) when the program must not be enabled:
+ * a destructive action (system, raise, stop, chill, freopen...) without the
+ * destructive option (-w).  d_go checks it too; call it before enabling. */
+int d_enable_check(d_hdl_t *dh);
+
 /* Runs BEGIN. Then d_fire for every firing; returns enum d_status. */
 int d_go(d_hdl_t *dh);
 int d_fire(d_hdl_t *dh, const struct d_firing *f);

@@ -2,6 +2,8 @@
  * test_dcore_cook.c — the type checker: promotions, variables' types,
  * builtins, translators, and one tagged error per violation.
  */
+#include <errno.h>
+
 #include "tests/unit/cu.h"
 #include "tests/unit/dcore_harness.h"
 #include "dcore/d_impl.h"
@@ -75,7 +77,6 @@ test_error_tags(void)
 		{ "BEGIN { x = &1; }", D_ADDROF_LVAL },
 		{ "BEGIN { trace(trace(1)); }", D_OP_ACT },
 		{ "BEGIN { x = 1 + exit(0); }", D_OP_ACT },
-		{ "BEGIN { system(\"ls\"); }", D_ACT_DESTRUCT },
 		{ "BEGIN { stack(0); }", D_STACK_SIZE },
 		{ "BEGIN { @q = lquantize(1, 10, 5, 1); }", D_LQUANT_MISMATCH },
 		{ "BEGIN { x = $1; }", D_MACRO_UNDEF },
@@ -207,7 +208,36 @@ test_sizeof_stringof(void)
 	th_close(&t);
 }
 
+/* Destructive actions compile but are refused when enabling without the
+ * destructive option, which a pragma after them may give (DTrace: "could
+ * not enable tracing: Destructive actions not allowed"). */
+static void
+test_destructive(void)
+{
+	static const char *const acts[] = {
+		"freopen(\"/tmp/x\")", "system(\"ls\")", "raise(9)", "stop()", "chill(1)",
+		"breakpoint()", "panic()",
+	};
+	for (size_t i = 0; i < sizeof(acts) / sizeof(acts[0]); i++) {
+		char text[256];
+		struct th t;
+		snprintf(text, sizeof(text), "BEGIN { %s; }", acts[i]);
+		th_open(&t);
+		CU_ASSERT_EQUAL(th_compile(&t, text), 0);
+		CU_ASSERT_EQUAL(d_enable_check(t.dh), -EPERM);
+		CU_ASSERT_STRING_EQUAL(d_errmsg(t.dh), "Destructive actions not allowed");
+		CU_ASSERT_EQUAL(d_go(t.dh), -EPERM);
+		th_close(&t);
+		snprintf(text, sizeof(text), "BEGIN { %s; }\n#pragma D option destructive\n", acts[i]);
+		th_open(&t);
+		CU_ASSERT_EQUAL(th_compile(&t, text), 0);
+		CU_ASSERT_EQUAL(d_enable_check(t.dh), 0);
+		th_close(&t);
+	}
+}
+
 static const struct cu_test tests[] = {
+	{ "destructive actions need -w", test_destructive },
 	{ "types of integer constants", test_constant_types },
 	{ "one D_ tag per violation", test_error_tags },
 	{ "integer promotions and conversions", test_promotions },
