@@ -117,6 +117,8 @@ prof_from_set(struct dout_prof *p, dagg_set_t *set)
 
 		if (dagg_nentries(w.pw_a) == 0)
 			continue;
+		if (dagg_func(w.pw_a) != DAGG_COUNT && dagg_func(w.pw_a) < DAGG_QUANTIZE)
+			p->p_valued = 1;
 		agg_label(w.pw_a, name, sizeof(name));
 		p->p_aggname = used > 1 ?
 		    dout_intern(&p->p_str, name, strlen(name)) : NULL;

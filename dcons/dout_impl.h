@@ -74,6 +74,8 @@ struct dout_prof {
 	int p_err;			/* first allocation failure */
 	const struct dfmt_ctx *p_cx;	/* symbolizer for frame text */
 	const struct dout_str *p_aggname; /* leading frame when set */
+	int p_valued;			/* weights are sums of values (sum, avg, min,
+					 * max, stddev), not counts of firings */
 };
 
 void dout_prof_init(struct dout_prof *p, const struct dfmt_ctx *cx);

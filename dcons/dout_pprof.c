@@ -303,8 +303,25 @@ put_locations(struct pctx *c, struct dout_pb *b, struct dout_pb *m)
 	dout_pb_free(&line);
 }
 
+/* Does the counter count nanoseconds (cpu-clock, task-clock, and the
+ * sched::pmc: probes reading them: off-cpu-task-clock)? */
+static int
+time_counter(const char *counter)
+{
+	static const char *const clocks[] = { "cpu-clock", "task-clock" };
+	size_t n = strlen(counter);
+
+	for (size_t i = 0; i < sizeof(clocks) / sizeof(clocks[0]); i++) {
+		size_t k = strlen(clocks[i]);
+		if (n >= k && strcmp(counter + n - k, clocks[i]) == 0 &&
+		    (n == k || counter[n - k - 1] == '-'))
+			return 1;
+	}
+	return 0;
+}
+
 static void
-put_header(struct pctx *c, struct dout_pb *b, const struct dout_opts *o)
+put_header(struct pctx *c, struct dout_pb *b, const struct dout_opts *o, int valued)
 {
 	char counter[128], title[512];
 	int64_t period;
@@ -312,7 +329,10 @@ put_header(struct pctx *c, struct dout_pb *b, const struct dout_opts *o)
 
 	dout_counter(o ? o->do_probe : NULL, counter, sizeof(counter), &period,
 	    &ns);
-	uint32_t type = pcstr(c, counter), unit = pcstr(c, "count");
+	/* sum(arg5) of sched::pmc:off-cpu-task-clock weighs nanoseconds; a
+	 * count() of samples counts, whatever the probe */
+	uint32_t type = pcstr(c, counter),
+	    unit = pcstr(c, valued && time_counter(counter) ? "nanoseconds" : "count");
 
 	put_valuetype(b, PF_SAMPLE_TYPE, type, unit);
 	if (period > 0) {
@@ -351,7 +371,7 @@ dout_pprof_encode(const struct dout_prof *p, const struct dout_opts *o,
 	if (p->p_err)
 		return p->p_err;
 	if ((r = pctx_init(&c, p)) == 0) {
-		put_header(&c, &b, o);
+		put_header(&c, &b, o, p->p_valued);
 		for (size_t i = 0; i < p->p_nsamples; i++)
 			put_sample(&c, &b, &m, &p->p_samples[i]);
 		put_mappings(&c, &b, &m);

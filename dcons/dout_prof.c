@@ -351,7 +351,10 @@ dout_prof_add(struct dout_prof *p, const void *key, const struct d_vdesc *kd,
 		r = dout_prof_frame(p, p->p_aggname->s_text, 0, DOUT_FK_AGG);
 	for (int pass = 0; pass < 3 && r == 0; pass++)
 		r = add_pass(p, pass, key, kd, nkeys);
-	if (r == 0 && p->p_nframes == prof_open_first(p))
-		r = dout_prof_frame(p, "-", 0, DOUT_FK_KEY);	/* @ = count() */
+	/* @ = count(): the one frame "-", below the name of the aggregation
+	 * when it has one (@n;-), as docs/output-formats.md says; also a path
+	 * that has no frame at all (an empty stack) */
+	if (r == 0 && (nkeys == 0 || p->p_nframes == prof_open_first(p)))
+		r = dout_prof_frame(p, "-", 0, DOUT_FK_KEY);
 	return r ? r : dout_prof_end(p, value);
 }

@@ -26,4 +26,11 @@ sed 's/^[^;]*;//' byexec | awk '{ n = $NF; $NF = ""; sub(/ $/, ""); s[$0] += n }
     END { for (k in s) print k, s[k] }' | LC_ALL=C sort >stripped
 LC_ALL=C sort folded >sorted
 diff -u sorted stripped || fail "execname frames do not lead the ustack paths"
+# keyless aggregations fold as "-", under their names when there are several
+"$PMCTRACE" -q -x oformat=folded -n 'BEGIN { @n = count(); @m = sum(3); exit(0); }' >keyless 2>err ||
+	{ cat err; fail "keyless run failed"; }
+expect_eq "two keyless aggregations" "$(printf '@m;- 3\n@n;- 1')" "$(cat keyless)"
+"$PMCTRACE" -q -x oformat=folded -n 'BEGIN { @ = count(); exit(0); }' >keyless 2>err ||
+	{ cat err; fail "keyless run failed"; }
+expect_eq "one keyless aggregation" "- 1" "$(cat keyless)"
 exit 0

@@ -28,6 +28,17 @@ if command -v protoc >/dev/null; then
 	[ "$(grep -c '^sample {' text)" = "$n" ] || fail "protoc sees another number of samples"
 	[ "$(grep -m1 '^string_table:' text)" = 'string_table: ""' ] || fail "string_table[0] is not empty"
 fi
+# sum() of a time counter weighs nanoseconds (arg2 is the period in ns of
+# cpu-clock-1000000); count() of the same probe counts samples
+G="$FIXTURES/local/group-read-cpuclock-msrtsc.data"
+"$PMCTRACE" -q -E "$G" -n 'pmc:::cpu-clock-1000000 { @[execname] = sum(arg2); }' -o ns.pb.gz 2>err ||
+	{ cat err; fail "sum() to pprof failed"; }
+python3 "$TESTROOT/e2e/out_lib.py" pprof ns.pb.gz >decoded || fail "the sum() pprof did not decode"
+expect_grep "# sample_type \[('cpu-clock', 'nanoseconds')\]" decoded
+"$PMCTRACE" -q -E "$G" -n 'pmc:::cpu-clock-1000000 { @[execname] = count(); }' -o n.pb.gz 2>err ||
+	{ cat err; fail "count() to pprof failed"; }
+python3 "$TESTROOT/e2e/out_lib.py" pprof n.pb.gz >decoded || fail "the count() pprof did not decode"
+expect_grep "# sample_type \[('cpu-clock', 'count')\]" decoded
 if command -v go >/dev/null && go tool pprof -raw cpu.pb.gz >raw 2>&1; then
 	expect_grep 'samples/count' raw
 fi
