@@ -310,7 +310,7 @@ cook_keys(struct d_hdl *dh, struct d_node *n)
 		c->dn_next = next;
 		if (c->dn_type->dt_kind == DK_VOID)
 			d_error(dh, D_KEY_TYPE, c->dn_line, "%s expression may not be used as a key", "void");
-		if (c->dn_type->dt_kind == DK_FUNC || c->dn_type->dt_kind == DK_FLOAT)
+		if (c->dn_type->dt_kind == DK_FUNC || c->dn_type->dt_kind == DK_FLOAT || c->dn_type->dt_kind == DK_AGG)
 			d_error(dh, D_KEY_TYPE, c->dn_line, "invalid key type: %s", tname(dh, c->dn_type));
 		*pp = c;
 		pp = &c->dn_next;
@@ -626,6 +626,9 @@ cook_op2(struct d_hdl *dh, struct d_node *n)
 	const char *on = opname(op);
 	if (l->dn_action || r->dn_action)
 		d_error(dh, D_OP_ACT, n->dn_line, "operator %s cannot be applied to an action", on);
+	if (lt->dt_kind == DK_AGG || rt->dt_kind == DK_AGG)
+		d_error(dh, D_OP_INCOMPAT, n->dn_line, "operands have incompatible types: \"%s\" %s \"%s\"",
+		    tname(dh, lt), on, tname(dh, rt));
 
 	if (op == T_LAND || op == T_LOR || op == T_LXOR) {
 		if (!d_type_is_scalar(lt) && !d_type_is_string(lt))
@@ -756,7 +759,7 @@ cook_op1(struct d_hdl *dh, struct d_node *n)
 			n->dn_dynamic = 1;
 		return n;
 	case '&':
-		if (l->dn_kind == DN_VAR && l->dn_var->dv_kind != DV_GLOBAL && l->dn_var->dv_kind != DV_LOCAL)
+		if (l->dn_kind == DN_AGG || (l->dn_kind == DN_VAR && l->dn_var->dv_kind != DV_GLOBAL && l->dn_var->dv_kind != DV_LOCAL))
 			d_error(dh, D_ADDROF_VAR, n->dn_line, "cannot take address of dynamic variable");
 		if (l->dn_kind == DN_VAR && (d_type_is_scalar(t) || d_type_is_string(t)))
 			d_error(dh, D_ADDROF_VAR, n->dn_line, "cannot take address of variable %s", l->dn_var->dv_name);
@@ -811,6 +814,8 @@ cook_assign(struct d_hdl *dh, struct d_node *n)
 	default_type(dh, r);
 	if (r->dn_action)
 		d_error(dh, D_OP_ACT, n->dn_line, "action may not be used in an expression");
+	if (r->dn_type->dt_kind == DK_AGG)
+		d_error(dh, D_OP_INCOMPAT, n->dn_line, "operator %s cannot be applied to an aggregation", opname(n->dn_op));
 	struct d_node *l = n->dn_l;
 	if (l->dn_kind == DN_IDENT)
 		l = cook_ident(dh, l, true);
@@ -925,7 +930,9 @@ cook_sizeof(struct d_hdl *dh, struct d_node *n)
 			d_error(dh, D_SIZEOF_BITFIELD, n->dn_line, "cannot apply sizeof to a bit-field");
 		t = l->dn_type;
 	}
-	if (t->dt_kind == DK_VOID || t->dt_kind == DK_FUNC || (!t->dt_complete && t->dt_kind != DK_PTR))
+	if (t->dt_kind == DK_VOID || t->dt_kind == DK_AGG)
+		d_error(dh, D_SIZEOF_TYPE, n->dn_line, "cannot apply sizeof to an operand of unknown size");
+	if (t->dt_kind == DK_FUNC || (!t->dt_complete && t->dt_kind != DK_PTR))
 		d_error(dh, D_SIZEOF_TYPE, n->dn_line, "cannot apply sizeof to an expression of type %s", tname(dh, t));
 	uint64_t sz = t->dt_kind == DK_STRING ? (uint64_t)dh->dh_opt[O_STRSIZE] : t->dt_size;
 	return mkint(dh, n, sz, d_type_lookup(dh, "size_t"));
@@ -1209,8 +1216,10 @@ cook_call(struct d_hdl *dh, struct d_node *n)
 		    n->dn_nargs < f->minargs ? f->minargs : f->maxargs);
 	}
 	n->dn_subr = f->id;
+	/* DTrace compiles an aggregating function called as a subroutine
+	 * and then finds it cannot generate code for it */
 	if (f->kind == FK_AGG)
-		d_error(dh, D_AGG_FUNC, n->dn_line, "%s( ) may only be used as an aggregating function: @name = %s( )", f->name, f->name);
+		d_error(dh, D_CG_EXPR, n->dn_line, "%s( ) may only be used as an aggregating function: @name = %s( )", f->name, f->name);
 	if (f->kind == FK_ACT) {
 		cook_call_action(dh, n, f);
 		return n;
@@ -1335,6 +1344,24 @@ agg_params_match(struct d_hdl *dh, int line, int fn, const struct dagg_params *o
 	}
 }
 
+/* An aggregation named in an expression (trace(@a), @a + 1): DTrace gives
+ * it a type of its own that no operator, key or conversion accepts, so each
+ * use fails with the check of the context; an unknown one is undefined.
+ * An indexed one (@a[1]) is a value nobody computes. */
+static struct d_node *
+cook_aggref(struct d_hdl *dh, struct d_node *n)
+{
+	struct d_agginfo *ai = d_agg_lookup(dh, n->dn_name, false);
+
+	if (n->dn_args)
+		d_error(dh, D_AGG_NULL, n->dn_line, "expression has null effect: @%s", n->dn_name);
+	if (!ai || ai->ai_func < 0)
+		d_error(dh, D_IDENT_UNDEF, n->dn_line, "failed to resolve @%s: Unknown variable name", n->dn_name);
+	n->dn_agg = ai;
+	n->dn_type = dh->dh_t_agg;
+	return n;
+}
+
 /* @a[keys] = f(args): the key and value types are fixed by the first use. */
 static struct d_node *
 cook_aggassign(struct d_hdl *dh, struct d_node *n)
@@ -1342,6 +1369,8 @@ cook_aggassign(struct d_hdl *dh, struct d_node *n)
 	struct d_node *ag = n->dn_l, *call = n->dn_r;
 	if (n->dn_op != '=')
 		d_error(dh, D_AGG_FUNC, n->dn_line, "@%s must be assigned the result of an aggregating function", ag->dn_name);
+	if (call->dn_kind == DN_CALL && !d_fdef(call->dn_name))
+		d_error(dh, D_FUNC_UNDEF, call->dn_line, "failed to resolve %s: Unknown function name", call->dn_name);
 	if (call->dn_kind != DN_CALL || !d_fdef(call->dn_name) || d_fdef(call->dn_name)->kind != FK_AGG)
 		d_error(dh, D_AGG_FUNC, n->dn_line, "@%s must be assigned the result of an aggregating function", ag->dn_name);
 	const struct d_fdef *f = d_fdef(call->dn_name);
@@ -1435,7 +1464,7 @@ cook(struct d_hdl *dh, struct d_node *n)
 			return n;
 		return cook_index(dh, n);
 	case DN_AGG:
-		d_error(dh, D_AGG_NULL, n->dn_line, "expression has null effect: @%s", n->dn_name);
+		return cook_aggref(dh, n);
 	case DN_OP1:
 		return cook_op1(dh, n);
 	case DN_POST:
@@ -1566,7 +1595,11 @@ cook_stmt(struct d_hdl *dh, struct d_node *s)
 {
 	switch (s->dn_kind) {
 	case DN_EXPR:
+		if (s->dn_l->dn_kind == DN_AGG && s->dn_l->dn_args)
+			d_error(dh, D_AGG_NULL, s->dn_line, "expression has null effect: @%s", s->dn_l->dn_name);
 		s->dn_l = cook(dh, s->dn_l);
+		if (s->dn_l->dn_kind == DN_AGG)
+			d_error(dh, D_AGG_NULL, s->dn_line, "expression has null effect: @%s", s->dn_l->dn_name);
 		if (s->dn_l->dn_kind == DN_VAR || s->dn_l->dn_kind == DN_IDENT)
 			default_type(dh, s->dn_l);
 		break;

@@ -71,6 +71,7 @@ enum d_tkind {
 	DK_STRING,	/* D's string: a value of strsize bytes */
 	DK_FUNC,
 	DK_ENUM,
+	DK_AGG,		/* an aggregation named in an expression: fits nothing */
 };
 
 struct d_member {
@@ -594,6 +595,7 @@ struct d_hdl {
 	struct d_tname *dh_tags;	/* struct/union/enum tags */
 	struct d_type *dh_t_int, *dh_t_uint, *dh_t_long, *dh_t_ulong;
 	struct d_type *dh_t_char, *dh_t_uchar, *dh_t_void, *dh_t_string;
+	struct d_type *dh_t_agg;	/* an aggregation named in an expression */
 	struct d_type *dh_t_voidp, *dh_t_charp, *dh_t_int64, *dh_t_uint64;
 	struct d_type *dh_t_short, *dh_t_ushort;
 	struct d_type *dh_t_llong, *dh_t_ullong;

@@ -94,6 +94,8 @@ d_types_init(struct d_hdl *dh)
 	d_type_define(dh, "void", dh->dh_t_void);
 	dh->dh_t_string = d_type_new(dh, DK_STRING, 256, "string");
 	d_type_define(dh, "string", dh->dh_t_string);
+	/* not a name a program can declare with */
+	dh->dh_t_agg = d_type_new(dh, DK_AGG, 0, "aggregation");
 	struct d_type *f = d_type_new(dh, DK_FLOAT, 4, "float");
 	d_type_define(dh, "float", f);
 	f = d_type_new(dh, DK_FLOAT, 8, "double");
