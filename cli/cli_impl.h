@@ -38,6 +38,7 @@ struct cli_ctx {
 	int done;
 	int idle;			/* no events to read: only dtrace::: probes */
 	int exit_code;
+	int out_failed;			/* a write error was reported */
 };
 
 extern volatile sig_atomic_t cli_interrupted;
@@ -57,5 +58,9 @@ int cli_plain_command(const char *cmd);
 void cli_guard_start(struct cli_ctx *cx);
 void cli_target_teardown(struct cli_ctx *cx);
 void cli_kill_target_now(void);	/* async-signal-safe */
+/* A write stream over fd whose failed writes keep their errno for
+ * cli_out_errno() (EIO when none was seen). */
+FILE *cli_out_stream(int fd);
+int cli_out_errno(void);
 
 #endif

@@ -85,11 +85,24 @@ cli_hw_report(struct cli_opts *o)
 	return rc < 0 ? 1 : 0;
 }
 
+/* cli_run checks its own output; the reports here, only stdout. */
+static int
+cli_stdout_ok(const struct cli_opts *o)
+{
+	int e = fflush(stdout) == EOF || ferror(stdout) ? cli_out_errno() : 0;
+	if (e)
+		fprintf(stderr, "%s: failed to write to standard output: %s\n", o->progname, strerror(e));
+	return !e;
+}
+
 int
 main(int argc, char **argv)
 {
 	struct cli_opts o;
 	memset(&o, 0, sizeof(o));
+	FILE *out = cli_out_stream(1);
+	if (out)
+		stdout = out;
 	int rc = cli_parse(argc, argv, &o);
 	if (rc) {
 		free(o.macro);
@@ -97,9 +110,11 @@ main(int argc, char **argv)
 	}
 	if (o.version) {
 		printf("%s: Sun D 1.13\n", o.progname);
-		rc = 0;
+		rc = cli_stdout_ok(&o) ? 0 : 1;
 	} else if (o.hw) {
 		rc = cli_hw_report(&o);
+		if (!cli_stdout_ok(&o) && !rc)
+			rc = 1;
 	} else if (o.nprogs == 0 && !o.list) {
 		cli_usage(o.progname);
 		rc = 2;

@@ -4,6 +4,7 @@
  * the replayed file or the -c/-p target's exit, then END and clean up.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -264,7 +265,11 @@ cli_setup(struct cli_ctx *cx)
 	cx->replay = o->efile && stat(o->efile, &st) == 0;
 	cx->out = stdout;
 	/* DTrace appends to -o files; a picture or profile replaces them. */
-	if (o->output && !(cx->out = fopen(o->output, cli_oformat_of(o->output) ? "w" : "a"))) {
+	int fd = o->output ? open(o->output, O_WRONLY | O_CREAT | O_CLOEXEC |
+	    (cli_oformat_of(o->output) ? O_TRUNC : O_APPEND), 0666) : -1;
+	if (fd >= 0 && !(cx->out = cli_out_stream(fd)))
+		close(fd);
+	if (o->output && (fd < 0 || !cx->out)) {
 		fprintf(stderr, "%s: failed to open output file '%s': %s\n", o->progname,
 		    o->output, strerror(errno));
 		return -1;
@@ -307,6 +312,21 @@ cli_setup(struct cli_ctx *cx)
 		fprintf(stderr, "%s: %s\n", o->progname, prov_errmsg(cx->reg));
 		return -1;
 	}
+	return 0;
+}
+
+/* Whether what was written to f reached it; the first failure is reported
+ * (as DTrace does, a full disk or closed pipe is an error, exit status 1). */
+static int
+cli_output_ok(struct cli_ctx *cx, FILE *f)
+{
+	int e = fflush(f) == EOF || ferror(f) ? cli_out_errno() : 0;
+	if (!e)
+		return 1;
+	if (!cx->out_failed)
+		fprintf(stderr, "%s: failed to write to %s: %s\n", cx->opts->progname,
+		    f == stdout ? "standard output" : cx->opts->output, strerror(e));
+	cx->out_failed = 1;
 	return 0;
 }
 
@@ -359,7 +379,10 @@ cli_run(struct cli_opts *o)
 	}
 	rc = cli_trace(&cx);
 out:
-	fflush(stdout);
+	if (!cli_output_ok(&cx, stdout) && !rc)
+		rc = 1;
+	if (cx.out && cx.out != stdout && !cli_output_ok(&cx, cx.out) && !rc)
+		rc = 1;
 	cli_teardown(&cx);
 	return rc;
 }
@@ -491,7 +514,8 @@ cli_loop(struct cli_ctx *cx)
 		if (cx->idle) {
 			poll(NULL, 0, 100);
 			d_tick(cx->dh, cli_now());
-			fflush(cx->out);
+			if (!cli_output_ok(cx, cx->out))
+				break;
 			if (cli_target_gone(cx))
 				break;
 			continue;
@@ -507,8 +531,10 @@ cli_loop(struct cli_ctx *cx)
 		if (!cx->replay)	/* a replay's drops are one summary, at the end */
 			cli_report_drops(cx);
 		d_tick(cx->dh, cli_now());
-		/* as dtrace(1): what was traced reaches a file or pipe promptly */
-		fflush(cx->out);
+		/* as dtrace(1): what was traced reaches a file or pipe promptly;
+		 * output that can no longer be written ends the run */
+		if (!cli_output_ok(cx, cx->out))
+			break;
 		if (cli_target_gone(cx)) {
 			/* the parent hears of the exit before the dying task's last
 			 * switch reaches the ring: give it a moment, then drain */
@@ -552,8 +578,7 @@ cli_trace(struct cli_ctx *cx)
 		return 1;
 	if (d_go(cx->dh) == D_STATUS_EXIT)
 		cx->done = 1;
-	fflush(cx->out);
-	if (!cx->done) {
+	if (!cx->done && cli_output_ok(cx, cx->out)) {
 		cli_release_child(cx);
 		if (prov_start(cx->reg, cli_fire, cx) == 0)
 			cli_loop(cx);
