@@ -3,6 +3,7 @@
 #   make            build ./pmctrace
 #   make deps       install the Debian packages we need (root), or print the line
 #   make test       deps + build + unit + end-to-end tests, then again under ASan+UBSan
+#   make test-stress the plain pass with every CPU saturated (STRESS_RUNS=3)
 #   make run        deps + build + profile the whole machine for 5 s
 #   make bench      side-by-side benchmarks against perf and bpftrace
 #   make install PREFIX=/usr/local ; make clean
@@ -20,7 +21,7 @@ BUILD   ?= build
 
 DEB_PKGS := gcc make libpfm4-dev libelf-dev libdw-dev libnuma-dev libcunit1-dev \
             zlib1g-dev libzstd-dev pkg-config cpp linux-perf bpftrace elfutils groff-base \
-            libbpf-dev clang
+            libbpf-dev clang python3 valgrind
 
 MODULES := dcons dcore pmu sampler ringbuf symbolizer bpf providers cli
 LIB_SRCS := $(filter-out cli/main.c %.bpf.c,$(foreach m,$(MODULES),$(wildcard $(m)/*.c $(m)/*/*.c)))
@@ -34,7 +35,7 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 TEST_HELPERS := $(wildcard tests/helpers/*.c)
 HELPER_BINS := $(TEST_HELPERS:tests/helpers/%.c=$(BUILD)/helpers/%)
 
-.PHONY: all deps test test-plain test-asan unit e2e run bench install clean fuzz
+.PHONY: all deps test test-plain test-asan test-stress unit e2e run bench install clean fuzz
 
 all: pmctrace
 
@@ -149,6 +150,15 @@ test: deps
 	@$(MAKE) --no-print-directory test-plain
 	@$(MAKE) --no-print-directory test-asan
 	@cat build/test-summary build-asan/test-summary | awk '{p+=$$1; f+=$$3} END {print "total:", p, "passed,", f, "failed"; exit f>0}'
+
+# The same pass while busy loops keep every CPU saturated (tests/stress.sh):
+# live tests must hold on a loaded machine.  STRESS_RUNS=3 runs it three
+# times in a row; STRESS_TARGET=test-asan, or STRESS_TARGET=e2e E2E="NAME ..."
+# for a few end-to-end tests.  Built first, then loaded.
+STRESS_RUNS ?= 1
+STRESS_TARGET ?= test-plain
+test-stress: deps $(BUILD)/pmctrace $(UNIT_BINS) $(REPLAY_BINS) $(HELPER_BINS) $(GEN_FIXTURES)/stamp
+	@sh tests/stress.sh $(STRESS_RUNS) $(MAKE) --no-print-directory $(STRESS_TARGET)
 
 # The main job: record the whole machine for 5 s while printing the ten
 # hottest stacks, then replay the recording into a flame graph.

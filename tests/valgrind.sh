@@ -23,10 +23,13 @@
 # About 2.5 minutes on 2 idle CPUs (4 when busy).  tests/run_all.sh runs it in
 # `make test-plain` (not for sanitizer builds: valgrind cannot run them);
 # VALGRIND=0 skips it.
-# Usage: tests/valgrind.sh BUILD   writes "P F S" to BUILD/valgrind-counts.
+# Usage: tests/valgrind.sh BUILD   writes "P F S" to BUILD/valgrind-counts,
+# "NAME: reason" per skip to BUILD/valgrind-skips.
 build=$1
 root=$(cd "$(dirname "$0")/.." && pwd)
-command -v valgrind >/dev/null || { echo "valgrind: not installed, skipped"; echo "0 0 1" > "$root/$build/valgrind-counts"; exit 0; }
+skips="$root/$build/valgrind-skips"; : > "$skips"
+command -v valgrind >/dev/null || { echo "valgrind: not installed, skipped"; echo "valgrind pass: valgrind is not installed" > "$skips"
+	echo "0 0 1" > "$root/$build/valgrind-counts"; exit 0; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/vglog"
 cat > "$tmp/pmctrace" <<EOS
@@ -47,7 +50,8 @@ verdict() {
 	elif [ "$2" = 0 ]; then
 		pass=$((pass+1)); echo "ok   valgrind $1"
 	elif [ "$2" = 77 ]; then
-		skip=$((skip+1)); echo "skip valgrind $1"
+		skip=$((skip+1)); echo "skip valgrind $1: $(tail -1 "$tmp/log")"
+		echo "valgrind $1: $(tail -1 "$tmp/log")" >> "$skips"
 	else
 		fail=$((fail+1)); echo "FAIL valgrind $1 (exit $2)"; sed 's/^/     /' "$tmp/log" | tail -20
 	fi

@@ -6,9 +6,16 @@ need_root() { [ "$(id -u)" = 0 ] || skip "needs root"; }
 # expect_eq NAME EXPECTED ACTUAL
 expect_eq() { [ "$2" = "$3" ] || { printf 'FAIL: %s\n--- expected\n%s\n--- actual\n%s\n' "$1" "$2" "$3"; exit 1; }; }
 expect_grep() { grep -q -- "$1" "$2" || { echo "FAIL: '$1' not in $2:"; cat "$2"; exit 1; }; }
-# wait_ready FILE: until a background pmctrace's BEGIN { printf("ready\n"); }
-# shows in FILE (probes are enabled before BEGIN fires), at most 20 s.
-wait_ready() { i=0; until grep -q '^ready$' "$1" 2>/dev/null; do i=$((i+1)); [ $i -gt 200 ] && fail "pmctrace never got ready"; sleep 0.1; done; }
+# wait_ready FILE [PATTERN]: until a background pmctrace's BEGIN { printf("ready\n"); }
+# shows in FILE (probes are enabled before BEGIN fires), at most 60 s (a
+# loaded machine starts slowly; longer is a hang).  PATTERN, default
+# '^ready$', for output that is not quiet (':BEGIN ready$').
+wait_ready() {
+	i=0
+	until grep -q "${2:-^ready\$}" "$1" 2>/dev/null; do
+		i=$((i+1)); [ $i -gt 600 ] && fail "pmctrace never got ready"; sleep 0.1
+	done
+}
 # kernel_saw_switch_in COMM: whether perf record sees any sched_switch into
 # COMM while "$@"-style workload runs for 2 s.  On some VMs the kernel now
 # and then delivers no switch-in or wakeup records for a sleeper to any

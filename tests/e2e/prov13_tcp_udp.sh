@@ -1,5 +1,8 @@
 # tcp and udp providers: a loopback TCP connection and UDP datagrams the
 # test makes (python3), checked for bytes, addresses, ports and states.
+# On a loaded machine: the workload starts once pmctrace says ready (its
+# probes are enabled before BEGIN), and pmctrace stops on SIGINT once the
+# workload is done (the rings are drained then), never on a timer.
 . "$TESTROOT/e2e/lib.sh"
 need_root
 for e in tcp/tcp_probe sock/inet_sock_set_state sock/sock_send_length sock/sock_recv_length; do
@@ -35,10 +38,12 @@ tcp:::connect-established, tcp:::accept-established {
 	    args[3]->tcps_state == TCP_STATE_ESTABLISHED, args[3]->tcps_active);
 }
 udp:::send, udp:::receive /execname == "python3"/ { @u[probename] = sum(arg0); }
-tick-2s { printa("bytes=%@d\n", @b); exit(0); }' >out 2>err &
+BEGIN { printf("ready\n"); }
+END { printa("bytes=%@d\n", @b); }' >out 2>err &
 p=$!
-sleep 0.8
+wait_ready out
 port=$(python3 w.py) || fail "workload failed"
+kill -INT $p
 wait $p || { cat err; fail "status $?"; }
 expect_grep '^bytes=50000$' out
 grep -Eq '^  send +127\.0\.0\.1 +(5[0-9]|[6-9][0-9])$' out || { cat out; fail "tcp:::send to 127.0.0.1"; }
@@ -47,10 +52,11 @@ expect_grep "^connect-established [0-9]* $port 1 1\$" out
 expect_grep "^accept-established $port [0-9]* 1 0\$" out
 grep -Eq '^  send +4000$' out && grep -Eq '^  receive +4000$' out || { cat out; fail "udp send/receive 40 x 100 bytes"; }
 
-# the issue's one-liner, as written
-"$PMCTRACE" -n 'tcp:::send, tcp:::receive { @[probename, args[2]->ip_daddr] = count(); }' >out2 2>err2 &
+# the issue's one-liner, as written, plus a BEGIN clause that says ready
+"$PMCTRACE" -n 'tcp:::send, tcp:::receive { @[probename, args[2]->ip_daddr] = count(); }' \
+    -n 'BEGIN { printf("ready\n"); }' >out2 2>err2 &
 p=$!
-sleep 0.8
+wait_ready out2 ':BEGIN ready$'
 python3 w.py >/dev/null || fail "workload failed"
 kill -INT $p; wait $p
 grep -Eq '^  send +127\.0\.0\.1 +[0-9]+$' out2 || { cat out2 err2; fail "one-liner: no send to 127.0.0.1"; }
