@@ -274,7 +274,19 @@ dpc_list(struct prov_registry *r, const struct d_probe_desc *pd, d_probe_cb cb, 
 	return dpc_emit(r, pd, cb, arg);
 }
 
+static int
+dpc_end(struct prov_registry *r, prov_fire_fn fire, void *arg)
+{
+	struct dpc_state *st = prov_state(r, &prov_dpc_ops);
+	(void)fire;
+	(void)arg;
+	if (st && st->kb && !prov_cfg(r)->replay)
+		prov_kb_report(r, 0);
+	return 0;
+}
+
 const struct prov_ops prov_dpc_ops = {
 	.po_name = "dpc", .po_list = dpc_list, .po_match = dpc_match,
 	.po_enable = dpc_enable, .po_claim = dpc_claim, .po_decode = dpc_decode,
+	.po_end = dpc_end,
 };

@@ -211,7 +211,19 @@ isr_list(struct prov_registry *r, const struct d_probe_desc *pd, d_probe_cb cb, 
 	return isr_emit(r, pd, cb, arg);
 }
 
+static int
+isr_end(struct prov_registry *r, prov_fire_fn fire, void *arg)
+{
+	struct isr_state *st = prov_state(r, &prov_isr_ops);
+	(void)fire;
+	(void)arg;
+	if (st && st->kb > 0 && !prov_cfg(r)->replay)
+		prov_kb_report(r, 0);
+	return 0;
+}
+
 const struct prov_ops prov_isr_ops = {
 	.po_name = "isr", .po_list = isr_list, .po_match = isr_match,
 	.po_enable = isr_enable, .po_claim = isr_claim, .po_decode = isr_decode,
+	.po_end = isr_end,
 };
