@@ -47,6 +47,7 @@ struct smp_file {
 	size_t raw_len[SMP_FEAT_MAX];
 	const unsigned char *tracing;
 	size_t tracing_len;
+	char *notes;			/* SMP_FEAT_NOTES, NUL-terminated */
 	int nr_avail, nr_online;
 	ZSTD_DStream *zd;
 	unsigned char *zbuf;		/* decompressed records not yet parsed */
@@ -309,6 +310,9 @@ smp_file_features(struct smp_session *s, const unsigned char *b, uint64_t len)
 			int err = smp_feature(s, feat, b + off, (size_t)sz, off);
 			if (err)
 				return err;
+		} else if (feat == SMP_FEAT_NOTES && !s->f->notes &&
+			   !(s->f->notes = strndup((const char *)b + off, (size_t)sz))) {
+			return smp_err(s, -ENOMEM, "out of memory");
 		}
 		fo += 16;
 	}
@@ -710,6 +714,7 @@ smp_file_close(struct smp_session *s)
 	struct smp_file *f = s->f;
 	if (!f)
 		return;
+	free(f->notes);
 	for (int i = 0; i < SMP_FEAT_MAX; i++) {
 		free(f->str[i]);
 		free(f->raw[i]);
@@ -740,6 +745,12 @@ smp_file_str(const struct smp_session *s, int feature)
 	if (!s || !s->f || feature < 0 || feature >= SMP_FEAT_MAX)
 		return NULL;
 	return s->f->str[feature];
+}
+
+const char *
+smp_file_notes(const struct smp_session *s)
+{
+	return s && s->f ? s->f->notes : NULL;
 }
 
 const void *

@@ -181,6 +181,16 @@ int smp_record_to(struct smp_session *s, const char *path);	/* before smp_start 
 void smp_record_process(struct smp_session *s, int32_t pid, const char *comm, uint64_t time);
 void smp_record_comm(struct smp_session *s, int32_t pid, const char *comm, uint64_t time);
 
+/* Recording: one line of what a provider needs to decode its events in
+ * a replay that this machine's state no longer tells (the pid
+ * provider's uprobes are gone with the run): kept in the file's own
+ * feature (SMP_FEAT_NOTES; perf skips it), returned by smp_file_notes()
+ * when the file is replayed, lines in the order noted.  Live sessions
+ * only (kept whether or not smp_record_to comes later); -ENOMEM if the
+ * line cannot be kept. */
+int smp_note(struct smp_session *s, const char *line);
+const char *smp_file_notes(const struct smp_session *s);	/* NULL if none */
+
 /* Replay only: what the file's header says.  Feature numbers are perf's
  * HEADER_* ids (HEADER_HOSTNAME = 3, OSRELEASE 4, VERSION 5, ARCH 6,
  * CPUDESC 8, CPUID 9, CMDLINE 11 ...); NULL if absent.  The tracing data
@@ -198,6 +208,7 @@ enum {
 	SMP_FEAT_GROUP_DESC = 17, SMP_FEAT_COMPRESSED = 27, SMP_FEAT_MAX = 64,
 	SMP_FEAT_PMU_MAPPINGS = 16, SMP_FEAT_CPU_PMU_CAPS = 28,
 	SMP_FEAT_HYBRID_TOPOLOGY = 30, SMP_FEAT_PMU_CAPS = 31,
+	SMP_FEAT_NOTES = 250,	/* pmctrace's: far above perf's, which it skips */
 };
 /* Replay: the bytes of a PMU feature (PMU_MAPPINGS, CPU_PMU_CAPS,
  * HYBRID_TOPOLOGY, PMU_CAPS) as perf wrote them, for pmu/ to read; NULL if

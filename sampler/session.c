@@ -488,6 +488,7 @@ smp_close(struct smp_session *s)
 		free(s->ev[i].fds);
 	}
 	free(s->ev);
+	free(s->notes);
 	free(s->pc);
 	free(s->pids);
 	smp_idmap_free(&s->ids);

@@ -74,6 +74,8 @@ struct smp_session {
 	uint64_t round_max;		/* newest time seen when the last round ended */
 	uint64_t throttled;		/* THROTTLE records seen */
 	int fifo;			/* replay in file order: a pmctrace recording */
+	char *notes;			/* live: smp_note lines, for a recording */
+	size_t notes_len;
 	struct smp_delta delta;
 	struct smp_read rd;		/* decode scratch */
 	struct smp_file *f;

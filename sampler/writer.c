@@ -345,6 +345,24 @@ smp_record_process(struct smp_session *s, int32_t pid, const char *comm, uint64_
 	fclose(f);
 }
 
+int
+smp_note(struct smp_session *s, const char *line)
+{
+	size_t n = line ? strlen(line) : 0;
+	if (!s || !s->live || !n)
+		return 0;
+	char *nb = realloc(s->notes, s->notes_len + n + 2);
+	if (!nb)
+		return -ENOMEM;
+	memcpy(nb + s->notes_len, line, n);
+	s->notes_len += n;
+	if (nb[s->notes_len - 1] != '\n')
+		nb[s->notes_len++] = '\n';
+	nb[s->notes_len] = '\0';
+	s->notes = nb;
+	return 0;
+}
+
 /* ---- features ---- */
 
 static void
@@ -441,6 +459,9 @@ smp_wfeature(struct smp_session *s, int feat, const struct utsname *u)
 	case SMP_FEAT_GROUP_DESC:
 		smp_wgroup_desc(s);
 		break;
+	case SMP_FEAT_NOTES:
+		smp_wbytes(s->w, s->notes, s->notes_len + 1);	/* with its NUL */
+		break;
 	default:
 		break;
 	}
@@ -450,6 +471,7 @@ smp_wfeature(struct smp_session *s, int feat, const struct utsname *u)
 static const int smp_wfeats[] = {
 	SMP_FEAT_TRACING_DATA, SMP_FEAT_HOSTNAME, SMP_FEAT_OSRELEASE, SMP_FEAT_VERSION,
 	SMP_FEAT_ARCH, SMP_FEAT_NRCPUS, SMP_FEAT_EVENT_DESC, SMP_FEAT_GROUP_DESC,
+	SMP_FEAT_NOTES,
 };
 #define SMP_NWFEATS ((int)(sizeof(smp_wfeats) / sizeof(smp_wfeats[0])))
 
@@ -462,6 +484,8 @@ smp_wfeat_present(const struct smp_session *s, int feat)
 	switch (feat) {
 	case SMP_FEAT_TRACING_DATA:
 		return s->w->tracing != NULL;
+	case SMP_FEAT_NOTES:
+		return s->notes != NULL;
 	case SMP_FEAT_GROUP_DESC:
 		for (int i = 0; i < s->nev; i++)
 			groups |= smp_group_size(s, i) > 1;

@@ -335,6 +335,8 @@ pid_match(struct prov_registry *r, const struct d_probe_desc *pd, d_probe_cb cb,
 	struct pid_matchctx mc = { .r = r, .pd = pd, .cb = cb, .arg = arg };
 	if (pid_parse(pd->dpd_prov, &mc.pid) < 0)
 		return 0;	/* "pid" alone or a glob: DTrace needs a process id */
+	if (prov_cfg(r)->replay)	/* the probes the recording noted */
+		return prov_emit_matching(r, &prov_pid_ops, pd, cb, arg);
 	if (!prov_cfg(r)->sym)
 		return prov_errf(r, "pid provider: no symbolizer");
 	if (kill(mc.pid, 0) < 0)
@@ -376,7 +378,10 @@ pid_match(struct prov_registry *r, const struct d_probe_desc *pd, d_probe_cb cb,
 static int
 pid_list(struct prov_registry *r, const struct d_probe_desc *pd, d_probe_cb cb, void *arg)
 {
-	/* pid probes exist only for a named process (dtrace -l -n 'pid123:::') */
+	/* pid probes exist only for a named process (dtrace -l -n 'pid123:::'),
+	 * or as a recording noted them */
+	if (prov_cfg(r)->replay)
+		return prov_emit_matching(r, &prov_pid_ops, pd, cb, arg);
 	return pid_match(r, pd, cb, arg);
 }
 
@@ -449,6 +454,12 @@ pid_add_uprobe_event(struct prov_registry *r, struct smp_session *s,
 	int evidx;
 	if (smp_add_event(s, &sp, &evidx) < 0)
 		return prov_errf(r, "%s", smp_errmsg(s));
+	if (ops == &prov_pid_ops) {
+		char note[64];
+		snprintf(note, sizeof(note), "pid ev %d probe %llu", evidx, (unsigned long long)cookie);
+		if (smp_note(s, note) < 0)
+			return prov_errf(r, "out of memory");
+	}
 	return 0;
 }
 
@@ -610,6 +621,11 @@ pid_batch_open(struct pid_batchctx *bc, const char *grp, const char *ev)
 			return prov_errf(r, "%s", smp_errmsg(bc->s));
 		}
 		if (!(err = smp_open_now(bc->s, evidx))) {
+			char note[64];
+			snprintf(note, sizeof(note), "pid ev %d batch %d %u", evidx, bc->ret,
+			    (unsigned)st->idoff[bc->ret]);
+			if (smp_note(bc->s, note) < 0)
+				return prov_errf(r, "out of memory");
 			opened++;
 			continue;
 		}
@@ -734,6 +750,84 @@ pid_enable_pmu(struct prov_registry *r, struct smp_session *s, int32_t pid, cons
 	return 0;
 }
 
+/* Recording: the probes behind the recorded events (their index in the
+ * events' cookies and batch records, target, kind and names), which a
+ * replay cannot learn from uprobes and processes gone since. */
+static int
+pid_note_probes(struct prov_registry *r, struct smp_session *s)
+{
+	struct pid_state *st = prov_state(r, &prov_pid_ops);
+	char note[PID_PATH + 64];
+	for (int i = 0; st && i < st->n; i++) {
+		const struct prov_probe *p = prov_by_id(r, st->up[i].probe);
+		if (!p || !prov_is_enabled(r, st->up[i].probe))
+			continue;
+		snprintf(note, sizeof(note), "pid up %d %d %d %s\t%s\t%s", i, (int)st->up[i].pid,
+		    st->up[i].kind, p->pp_names[1], p->pp_names[2], p->pp_names[3]);
+		if (smp_note(s, note) < 0)
+			return prov_errf(r, "out of memory");
+	}
+	return 0;
+}
+
+/* Replay: the probe table the recording noted, made again (probe i of
+ * the recording is up[i] here too, so its events' cookies still hold). */
+static int
+pid_load_notes(struct prov_registry *r, const char *notes)
+{
+	for (const char *l = notes; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		int i, pid, kind, at = 0;
+		char mod[256], func[256], name[96], prov[32];
+		if (sscanf(l, "pid up %d %d %d %n", &i, &pid, &kind, &at) < 3 || !at || i < 0 ||
+		    sscanf(l + at, "%255[^\t]\t%255[^\t]\t%95[^\n]", mod, func, name) != 3)
+			continue;
+		struct pid_state *st = prov_state_get(r, &prov_pid_ops, sizeof(*st));
+		struct pid_uprobe *u = NULL;
+		while (st && st->n <= i && (u = pid_slot(r))) {
+			st = prov_state(r, &prov_pid_ops);
+			memset(u, 0, sizeof(*u));
+			st->n++;
+		}
+		if (!u)
+			return -1;
+		struct prov_probe *p = prov_add(r, &prov_pid_ops, mod, func, name);
+		if (!p)
+			return prov_errf(r, "out of memory");
+		snprintf(prov, sizeof(prov), "pid%d", pid);
+		snprintf(p->pp_names[0], sizeof(p->pp_names[0]), "%s", prov);
+		prov_set_args(p, kind == PK_RETURN ? 2 : 6, pid_entry_args);
+		u->probe = p->pp_info.dp_id;
+		u->pid = pid;
+		u->kind = kind;
+	}
+	return 0;
+}
+
+/* Replay: the events the recording noted as the pid provider's. */
+static int
+pid_claim(struct prov_registry *r, struct smp_session *s, int evidx)
+{
+	const char *notes = smp_file_notes(s);
+	struct pid_state *st = prov_state(r, &prov_pid_ops);
+	if (!notes || !strstr(notes, "pid up "))
+		return 0;
+	if (!st && (pid_load_notes(r, notes) < 0 || !(st = prov_state(r, &prov_pid_ops))))
+		return -1;
+	for (const char *l = notes; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		int ev, ret;
+		unsigned off;
+		unsigned long long idx;
+		if (sscanf(l, "pid ev %d batch %d %u", &ev, &ret, &off) == 3 && ev == evidx &&
+		    (ret == 0 || ret == 1)) {
+			st->idoff[ret] = (uint16_t)off;
+			return prov_claim(r, evidx, &prov_pid_ops, PID_COOKIE_BATCH | (uint64_t)ret);
+		}
+		if (sscanf(l, "pid ev %d probe %llu", &ev, &idx) == 2 && ev == evidx)
+			return prov_claim(r, evidx, &prov_pid_ops, idx);
+	}
+	return 0;
+}
+
 static int
 pid_enable(struct prov_registry *r, struct smp_session *s)
 {
@@ -781,7 +875,7 @@ pid_enable(struct prov_registry *r, struct smp_session *s)
 	}
 	free(tids);
 	free(idx);
-	if (rc)
+	if (rc || pid_note_probes(r, s) < 0)
 		return -1;
 	if (st->nrefused)
 		prov_notice(r, "%d pid probe%s could not be placed (the kernel's uprobes "
@@ -868,5 +962,5 @@ pid_decode(struct prov_registry *r, const struct smp_record *rec, uint64_t cooki
 
 const struct prov_ops prov_pid_ops = {
 	.po_name = "pid", .po_list = pid_list, .po_match = pid_match,
-	.po_enable = pid_enable, .po_decode = pid_decode,
+	.po_enable = pid_enable, .po_claim = pid_claim, .po_decode = pid_decode,
 };

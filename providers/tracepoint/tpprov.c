@@ -385,6 +385,12 @@ tpp_claim(struct prov_registry *r, struct smp_session *s, int evidx)
 	if (ev->attr.type != PERF_TYPE_TRACEPOINT || !colon || colon - ev->name >= (long)sizeof(group))
 		return 0;
 	snprintf(group, sizeof(group), "%.*s", (int)(colon - ev->name), ev->name);
+	/* a tracepoint this machine lacks (another kernel's, or a uprobe event
+	 * of the recording run, gone with it) has no fields to offer here:
+	 * not an error, another provider may still decode the event */
+	struct prov_tp probe_tp;
+	if (prov_tp_load(r, group, colon + 1, &probe_tp) < 0)
+		return 0;
 	if (tpp_make(r, group, colon + 1, 1, NULL, NULL) < 0)
 		return -1;
 	struct prov_probe *p = prov_find(r, "tracepoint", group, "", colon + 1);

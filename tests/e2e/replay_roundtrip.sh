@@ -65,6 +65,13 @@ roundtrip proc 'proc:::exec-success { @[execname] = count(); } proc:::exit { @e[
 roundtrip io 'io:::start { @[cpu] = count(); } tick-1s { exit(0); }' 'tracepoint:block:block_rq_issue, tick-1s'
 roundtrip vminfo 'vminfo:::as_fault { @[cpu] = count(); } tick-1s { exit(0); }' 'tracepoint:exceptions:page_fault_user, tracepoint:exceptions:page_fault_kernel, tick-1s'
 roundtrip tracepoint 'tracepoint:sched:sched_wakeup { @[cpu] = count(); } tick-1s { exit(0); }' 'tracepoint:sched:sched_wakeup, tick-1s'
+# pid: a process's function, its entry and return (the probes' table is
+# in the recording: its uprobes are gone once the run ends)
+"$HELPERS/symtarget" spin 30 >st.out 2>&1 & spid=$!
+i=0; until grep -q '^ready$' st.out; do i=$((i+1)); [ $i -gt 200 ] && fail "symtarget never got ready"; sleep 0.1; done
+roundtrip pid "pid$spid:symtarget:st_outer:entry { @e[arg0 % 7] = count(); } pid$spid:symtarget:st_outer:return { @r = count(); } tick-1s { exit(0); }" \
+    "pid$spid:symtarget:st_outer:entry, pid$spid:symtarget:st_outer:return, tick-1s"
+kill $spid; wait $spid 2>/dev/null
 # A -c command that runs a while as sh before it execs pmct_spin: the
 # samples taken before the exec carry the name the child had then, live
 # as in the replay and in perf script (live once named them after the exec).

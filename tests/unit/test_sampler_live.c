@@ -637,7 +637,10 @@ test_record_tracing_data(void)
 	sp.group_leader = -1;
 	sp.name = "sched:sched_switch";
 	CU_ASSERT_EQUAL_FATAL(smp_add_event(s, &sp, NULL), 0);
+	/* a provider's notes, kept from before the recording is asked for */
+	CU_ASSERT_EQUAL(smp_note(s, "pid up 0 1 0 a.out\tmain\tentry"), 0);
 	CU_ASSERT_EQUAL_FATAL(smp_record_to(s, path), 0);
+	CU_ASSERT_EQUAL(smp_note(s, "second line\n"), 0);
 	CU_ASSERT_EQUAL_FATAL(smp_start(s), 0);
 	for (int i = 0; i < 20; i++) {
 		usleep(5000);	/* each nap is a switch */
@@ -653,6 +656,8 @@ test_record_tracing_data(void)
 	CU_ASSERT(memcmp(td, "\x17\x08\x44tracing0.6", 14) == 0);
 	CU_ASSERT(memmem(td, len, "header_page", 11) != NULL);
 	CU_ASSERT(memmem(td, len, "name: sched_switch", 18) != NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(smp_file_notes(s));
+	CU_ASSERT_STRING_EQUAL(smp_file_notes(s), "pid up 0 1 0 a.out\tmain\tentry\nsecond line\n");
 	smp_close(s);
 	snprintf(cmd, sizeof(cmd), "perf script -i %s 2>/dev/null | grep -c 'next_comm='", path);
 	CU_ASSERT_EQUAL(run_count(cmd), l.samples);
