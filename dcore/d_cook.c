@@ -419,6 +419,8 @@ cook_index(struct d_hdl *dh, struct d_node *n)
 	}
 	n->dn_l = l = cook(dh, l);
 	default_type(dh, l);
+	if (n->dn_nargs != 1 && l->dn_kind == DN_VAR)
+		d_error(dh, D_ARR_BADREF, n->dn_line, "cannot access scalar %s as an associative array", l->dn_var->dv_name);
 	if (n->dn_nargs != 1)
 		d_error(dh, D_ARR_BADREF, n->dn_line, "tuple index requires an associative array");
 	struct d_node *ix = cook(dh, n->dn_args);
@@ -464,8 +466,13 @@ cook_member(struct d_hdl *dh, struct d_node *n)
 			d_error(dh, D_OP_PTR, n->dn_line, "operator -> must be applied to a pointer");
 		t = t->dt_ref;
 	}
-	if (t->dt_kind != DK_STRUCT && t->dt_kind != DK_UNION)
-		d_error(dh, D_OP_SOU, n->dn_line, "operator %s cannot be applied to a non-struct/union type", n->dn_op == T_ARROW ? "->" : ".");
+	if (t->dt_kind != DK_STRUCT && t->dt_kind != DK_UNION) {
+		if (n->dn_op == T_ARROW)
+			d_error(dh, D_OP_SOU, n->dn_line, "operator -> cannot be applied to pointer to type \"%s\"; must be applied to a struct or union pointer",
+			    tname(dh, t));
+		d_error(dh, D_OP_SOU, n->dn_line, "operator . cannot be applied to type \"%s\"; must be applied to a struct or union",
+		    tname(dh, t));
+	}
 	if (!t->dt_complete)
 		d_error(dh, D_OP_INCOMPLETE, n->dn_line, "operator %s cannot be applied to a forward declaration: no %s definition is available",
 		    n->dn_op == T_ARROW ? "->" : ".", tname(dh, t));
@@ -619,10 +626,8 @@ static struct d_node *
 cook_offsetof(struct d_hdl *dh, struct d_node *n)
 {
 	struct d_type *t = n->dn_ctype;
-	if (t->dt_kind != DK_STRUCT && t->dt_kind != DK_UNION)
+	if ((t->dt_kind != DK_STRUCT && t->dt_kind != DK_UNION) || !t->dt_complete)
 		d_error(dh, D_OFFSETOF_TYPE, n->dn_line, "offsetof operand must be a struct or union type");
-	if (!t->dt_complete)
-		d_error(dh, D_OFFSETOF_TYPE, n->dn_line, "offsetof operand must be a complete type");
 	struct d_member *m = d_type_member(t, n->dn_name);
 	if (!m)
 		d_error(dh, D_TYPE_MEMBER, n->dn_line, "%s is not a member of %s", n->dn_name, tname(dh, t));

@@ -278,7 +278,8 @@ cook_assign(struct d_hdl *dh, struct d_node *n)
 	default_type(dh, l);
 	need_lvalue(dh, l, opname(n->dn_op));
 	if (l->dn_type->dt_kind == DK_ARRAY && !(l->dn_type->dt_ref->dt_char && d_type_is_string(r->dn_type)))
-		d_error(dh, D_OP_ARRFUN, n->dn_line, "cannot assign to an array");
+		d_error(dh, D_OP_ARRFUN, n->dn_line, "operator %s may not be applied to operand of type \"%s\"",
+		    opname(n->dn_op), tname(dh, l->dn_type));
 	if (n->dn_op == '=' && l->dn_kind == DN_VAR && r->dn_kind == DN_INT && r->dn_ival == 0 &&
 	    (l->dn_var->dv_kind == DV_TLS || l->dn_var->dv_kind == DV_ASSOC)) {
 		/* storing 0 frees a dynamic variable of any type */

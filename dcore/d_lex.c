@@ -366,9 +366,10 @@ d_lex_number(struct d_lex *lx, struct d_token *t)
 		lx->lx_p = p;
 		d_error_at(lx, D_INT_DIGIT, "'%c' is not a valid digit in integer constant", *p);
 	}
-	lx->lx_p = p;
 	if (oflow)
-		d_error_at(lx, D_INT_OFLOW, "integer constant is too large");
+		d_error_at(lx, D_INT_OFLOW, "constant %.*s results in integer overflow",
+		    (int)(p - lx->lx_p), lx->lx_p);
+	lx->lx_p = p;
 	t->t_tok = T_INT;
 	t->t_ival = v;
 	/* octal and hex constants may be unsigned to fit, as in C */

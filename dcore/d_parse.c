@@ -128,13 +128,17 @@ sou_members(struct d_lex *lx, struct d_type *t)
 				int64_t w = const_int(lx, D_DECL_BFCONST, "positive integral constant expression expected as bit-field size");
 				if (!d_type_is_int(mt))
 					d_error(lx->lx_dh, D_DECL_BFTYPE, line, "invalid type for bit-field: %s", name ? name : "");
-				if (w <= 0 || (uint64_t)w > mt->dt_size * 8)
-					d_error(lx->lx_dh, D_DECL_BFSIZE, line, "bit-field size %lld for %s is too big for type", (long long)w, name ? name : "");
+				if (w <= 0)
+					d_error(lx->lx_dh, D_DECL_BFCONST, line, "positive integral constant expression expected as bit-field size");
+				if ((uint64_t)w > mt->dt_size * 8)
+					d_error(lx->lx_dh, D_DECL_BFSIZE, line, "bit-field too big for type: %s", name ? name : "");
 				m->dm_bits = (uint8_t)w;
 			} else if (!name) {
 				d_error(lx->lx_dh, D_DECL_MNAME, line, "member declaration requires a name");
 			} else if (!mt->dt_complete && mt->dt_kind != DK_PTR) {
-				d_error(lx->lx_dh, D_DECL_INCOMPLETE, line, "declaration uses incomplete type");
+				char tb[256];
+				d_error(lx->lx_dh, D_DECL_INCOMPLETE, line, "incomplete struct/union/enum %s: %s",
+				    d_type_name(lx->lx_dh, mt, tb, sizeof(tb)), name);
 			}
 			if (name) {
 				for (struct d_member *o = t->dt_members; o; o = o->dm_next)
@@ -436,7 +440,8 @@ dd_push(struct d_lex *lx, struct d_dop *ops, int *nops, char op, uint32_t n)
 
 /* array_suffix := '[' [const | type {',' type}] ']' ; params := '(' ... ')' */
 static void
-dd_suffixes(struct d_lex *lx, struct d_dop *suf, int *nsuf, struct d_type **keys, int *nkeys)
+dd_suffixes(struct d_lex *lx, struct d_dop *suf, int *nsuf, struct d_type **keys, int *nkeys,
+    const char *name)
 {
 	for (;;) {
 		if (TOK(lx) == '[') {
@@ -455,7 +460,8 @@ dd_suffixes(struct d_lex *lx, struct d_dop *suf, int *nsuf, struct d_type **keys
 				continue;
 			}
 			if (TOK(lx) == ']') {
-				d_error(lx->lx_dh, D_DECL_ARRNULL, line, "array declaration requires array dimension or tuple signature");
+				d_error(lx->lx_dh, D_DECL_ARRNULL, line, "array declaration requires array dimension or tuple signature: %s",
+				    name ? name : "");
 			}
 			int64_t n = const_int(lx, D_DECL_ARRSUB, "positive integral constant expression or tuple signature expected as array declaration subscript");
 			if (n <= 0)
@@ -466,6 +472,7 @@ dd_suffixes(struct d_lex *lx, struct d_dop *suf, int *nsuf, struct d_type **keys
 			dd_push(lx, suf, nsuf, 'A', (uint32_t)n);
 		} else if (TOK(lx) == '(') {
 			/* a prototype: parameters are parsed and ignored */
+			int argn = 0;
 			d_lex_next(lx);
 			while (TOK(lx) != ')') {
 				if (TOK(lx) == T_ELLIPSIS) {
@@ -473,9 +480,17 @@ dd_suffixes(struct d_lex *lx, struct d_dop *suf, int *nsuf, struct d_type **keys
 					continue;
 				}
 				struct d_type *pt = decl_specifiers(lx, NULL);
+				struct d_type *pkeys[D_MAX_KEYS];
 				const char *pn = NULL;
+				int pnkeys = -1, pline = LINE(lx);
+				argn++;
 				if (TOK(lx) != ',' && TOK(lx) != ')')
-					declarator(lx, pt, &pn, NULL, NULL, true);
+					pt = declarator(lx, pt, &pn, pkeys, &pnkeys, true);
+				if (pnkeys >= 0)
+					d_error(lx->lx_dh, D_DECL_PROTO_TYPE, pline, "function prototype may not use parameter of type dynamic variable: %s, parameter #%d",
+					    name ? name : "", argn);
+				if (pt->dt_kind == DK_VOID && pn)
+					d_error(lx->lx_dh, D_DECL_PROTO_NAME, pline, "void parameter may not have a name: %s", pn);
 				if (!testnext(lx, ','))
 					break;
 			}
@@ -514,7 +529,7 @@ dd_parse(struct d_lex *lx, struct d_dop *ops, int *nops, const char **name,
 	} else if (!abstract) {
 		d_syntax(lx);
 	}
-	dd_suffixes(lx, suf, &nsuf, keys, nkeys);
+	dd_suffixes(lx, suf, &nsuf, keys, nkeys, *name);
 	for (int i = 0; i < nptr; i++)
 		dd_push(lx, ops, nops, 'P', 0);
 	for (int i = nsuf - 1; i >= 0; i--)
