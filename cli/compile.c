@@ -10,40 +10,65 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli/cli_impl.h"
 
+/* A D program is text: anything bigger is a mistake (-s /dev/zero). */
+#define CLI_MAX_SCRIPT (16u << 20)
+
+/* The script's text; NULL with *errp: EISDIR for a directory, EFBIG past
+ * CLI_MAX_SCRIPT, EINTR when ^C or SIGTERM came while reading (a slow pipe
+ * or terminal: the first signal is honoured here too). */
 static char *
 cli_read_file(const char *path, int *errp)
 {
-	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
-	if (!f) {
-		*errp = -errno;
+	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : 0;
+	struct stat st;
+	if (fd < 0 || (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode))) {
+		*errp = fd < 0 ? -errno : -EISDIR;
+		if (fd > 0)
+			close(fd);
 		return NULL;
 	}
 	size_t cap = 4096, len = 0;
 	char *buf = malloc(cap);
-	size_t n;
-	while (buf && (n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
-		len += n;
-		if (len + 1 == cap) {
+	int err = buf ? 0 : -ENOMEM;
+	while (!err) {
+		ssize_t n = read(fd, buf + len, cap - len - 1);
+		if (n < 0 && errno == EINTR && !cli_interrupted)
+			continue;
+		if (n <= 0) {
+			err = n < 0 ? -errno : 0;
+			break;
+		}
+		len += (size_t)n;
+		if (len > CLI_MAX_SCRIPT)
+			err = -EFBIG;
+		else if (len + 1 == cap) {
 			char *nb = realloc(buf, cap *= 2);
-			if (!nb) {
-				free(buf);
-				buf = NULL;
-			}
-			buf = nb;
+			if (!nb)
+				err = -ENOMEM;
+			else
+				buf = nb;
 		}
 	}
-	if (f != stdin)
-		fclose(f);
-	if (!buf) {
-		*errp = -ENOMEM;
+	if (fd > 0)
+		close(fd);
+	if (err) {
+		free(buf);
+		*errp = err;
 		return NULL;
 	}
 	buf[len] = '\0';
+	if (strlen(buf) != len) {
+		/* everything after a NUL byte would be silently ignored */
+		free(buf);
+		*errp = -EILSEQ;
+		return NULL;
+	}
 	return buf;
 }
 
@@ -183,7 +208,9 @@ cli_compile_one(struct cli_ctx *cx, const struct cli_prog *p, int *ndesc, int *n
 	    p->kind == CLI_PROG_N ? strdup(p->arg) : cli_desc_text(p);
 	if (!text) {
 		if (p->kind == CLI_PROG_S)
-			fprintf(stderr, "%s: failed to open %s: %s\n", o->progname, p->arg, strerror(-err));
+			fprintf(stderr, "%s: failed to open %s: %s\n", o->progname, p->arg,
+			    err == -EFBIG ? "larger than a D program may be (16 MiB)" :
+			    err == -EILSEQ ? "a NUL byte in the program text" : strerror(-err));
 		return -1;
 	}
 	if (o->cpp) {

@@ -781,6 +781,13 @@ smp_file_is_pipe(const struct smp_session *s)
 	return s && s->f && s->f->pipe;
 }
 
+static int
+smp_magic_ok(uint64_t magic)
+{
+	return magic == SMP_MAGIC1 || magic == SMP_MAGIC2 ||
+	    magic == __builtin_bswap64(SMP_MAGIC1) || magic == __builtin_bswap64(SMP_MAGIC2);
+}
+
 /* Map a regular file; read anything else (a pipe) into memory. */
 static int
 smp_slurp(int fd, void **out, size_t *len, int *mapped)
@@ -801,9 +808,9 @@ smp_slurp(int fd, void **out, size_t *len, int *mapped)
 		if (!b)
 			return -ENOMEM;
 		ssize_t r = read(fd, b + n, cap - n);
-		if (r < 0 && errno == EINTR)
-			continue;
 		if (r < 0) {
+			/* EINTR: ^C or SIGTERM while reading a slow or endless
+			 * stream ends the read (the caller's handlers do not restart) */
 			int e = -errno;
 			free(b);
 			return e;
@@ -811,6 +818,10 @@ smp_slurp(int fd, void **out, size_t *len, int *mapped)
 		if (r == 0)
 			break;
 		n += (size_t)r;
+		/* a stream that does not start as perf.data (-E /dev/zero) is
+		 * not read on; the header check then says why it is refused */
+		if (n >= 8 && !smp_magic_ok(smp_get64(b)))
+			break;
 		if (n == cap) {
 			unsigned char *nb = realloc(b, cap * 2);
 			if (!nb)

@@ -6,7 +6,10 @@
  * after each drain round) | feature index | feature payloads (tracing data
  * of the tracepoint events, host, event names, groups...) | ids | attrs.  The header is written last, once every offset is known; until
  * then the file has a zero header, so a crash never leaves a file that
- * looks complete.
+ * looks complete.  It is written under a temporary name (PATH.pmctrace-PID)
+ * and renamed to PATH only once complete, after a session that started:
+ * a failed run leaves nothing a later -E PATH would replay, and a killed
+ * one's temporary file is removed by the next recording to PATH.
  */
 #include "sampler/smp_impl.h"
 
@@ -14,6 +17,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -26,6 +30,7 @@
 struct smp_writer {
 	int fd;
 	char *path;
+	char *tmp;		/* written here, renamed to path when complete */
 	unsigned char *buf;
 	size_t used;
 	uint64_t off;		/* file offset of buf[0] */
@@ -75,19 +80,51 @@ smp_wpos(const struct smp_writer *w)
 	return w->off + w->used;
 }
 
+/* Temporary files of recordings to path whose pmctrace was killed. */
+static void
+smp_writer_stale(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[4096], prefix[512], full[4096 + 512];
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) + 1 : 1, slash ? path : ".");
+	int n = snprintf(prefix, sizeof(prefix), "%s.pmctrace-", slash ? slash + 1 : path);
+	DIR *d = opendir(dir);
+	if (!d || n <= 0 || (size_t)n >= sizeof(prefix)) {
+		if (d)
+			closedir(d);
+		return;
+	}
+	for (struct dirent *e; (e = readdir(d)); ) {
+		char *end;
+		if (strncmp(e->d_name, prefix, (size_t)n))
+			continue;
+		long owner = strtol(e->d_name + n, &end, 10);
+		if (owner <= 0 || *end || owner == getpid() || kill((pid_t)owner, 0) == 0 || errno != ESRCH)
+			continue;
+		snprintf(full, sizeof(full), "%s/%s", dir, e->d_name);
+		unlink(full);
+	}
+	closedir(d);
+}
+
 int
 smp_writer_open(struct smp_session *s, const char *path)
 {
 	struct smp_writer *w = calloc(1, sizeof(*w));
-	if (!w || !(w->buf = malloc(SMP_WBUF)) || !(w->path = strdup(path))) {
-		if (w)
+	if (!w || !(w->buf = malloc(SMP_WBUF)) || !(w->path = strdup(path)) ||
+	    asprintf(&w->tmp, "%s.pmctrace-%d", path, (int)getpid()) < 0) {
+		if (w) {
 			free(w->buf);
+			free(w->path);
+		}
 		free(w);
 		return smp_err(s, -ENOMEM, "out of memory");
 	}
-	w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	smp_writer_stale(path);
+	w->fd = open(w->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (w->fd < 0) {
 		int err = -errno;
+		free(w->tmp);
 		free(w->path);
 		free(w->buf);
 		free(w);
@@ -556,9 +593,16 @@ smp_writer_close(struct smp_session *s)
 {
 	struct smp_writer *w = s->w;
 	uint64_t bits[4] = { 0 }, aoff = 0, alen = 0;
+	int err = 0;
+	if (!s->started) {
+		/* nothing was recorded: no file at all */
+		close(w->fd);
+		unlink(w->tmp);
+		goto out;
+	}
 	smp_writer_round(s);
 	uint64_t data_end = smp_wpos(w);
-	int err = smp_wfeatures(s, bits);
+	err = smp_wfeatures(s, bits);
 	if (!err)
 		err = smp_wattrs(s, &aoff, &alen);
 	if (!err)
@@ -575,8 +619,14 @@ smp_writer_close(struct smp_session *s)
 	}
 	if (close(w->fd) && !err)
 		err = -errno;
-	if (err)
+	if (!err && rename(w->tmp, w->path) < 0)
+		err = -errno;
+	if (err) {
+		unlink(w->tmp);
 		smp_err(s, err, "writing %s: %s", w->path, strerror(-err));
+	}
+out:
+	free(w->tmp);
 	free(w->path);
 	free(w->buf);
 	free(w->tracing);
