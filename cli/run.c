@@ -123,64 +123,6 @@ cli_fire_end(void *arg, const struct d_firing *f)
 	return 0;
 }
 
-/* Live, a process that was running before we started is known only
- * through /proc: let the symbolizer read it while it lives, and when
- * recording, write down what it read, so the replay knows it as well. */
-static void
-cli_note_pid(struct cli_ctx *cx, const struct smp_record *rec)
-{
-	int32_t ppid;
-	if (sym_note_pid(cx->sym, rec->pid)) {
-		smp_record_process(cx->smp, rec->pid, sym_comm_ppid(cx->sym, rec->pid, &ppid),
-		    rec->time);
-	} else if (cx->opts->efile && !sym_comm_known(cx->sym, rec->pid)) {
-		/* the firing's execname will come from /proc/PID/comm: now */
-		smp_record_comm(cx->smp, rec->pid, sym_comm_ppid(cx->sym, rec->pid, &ppid),
-		    rec->time);
-	}
-}
-
-static void
-cli_note_parent(struct cli_ctx *cx, const struct smp_record *rec)
-{
-	int32_t ppid, parent = sym_note_fork_parent(cx->sym, rec->hdr);
-	if (parent)
-		smp_record_process(cx->smp, parent, sym_comm_ppid(cx->sym, parent, &ppid), rec->time);
-}
-
-static int
-cli_on_record(void *arg, const struct smp_record *rec)
-{
-	struct cli_ctx *cx = arg;
-	switch (rec->type) {
-	case PERF_RECORD_MMAP:
-	case PERF_RECORD_MMAP2:
-		/* the symbolizer first: module-load's execname and stacks see
-		 * the mapping it announces */
-		if (rec->hdr)
-			sym_note_record(cx->sym, rec->hdr);
-		return prov_dispatch(cx->reg, rec, cli_fire, cx);
-	case PERF_RECORD_COMM:
-	case PERF_RECORD_FORK:
-	case PERF_RECORD_EXIT:
-		if (!cx->replay && cx->sym)
-			cli_note_parent(cx, rec);
-		if (rec->hdr)
-			sym_note_record(cx->sym, rec->hdr);
-		return 0;
-	case PERF_RECORD_SWITCH_CPU_WIDE:
-		if (!rec->spec || !rec->spec->owner)
-			prov_note_switch(cx->reg, rec);
-		return prov_dispatch(cx->reg, rec, cli_fire, cx);
-	case PERF_RECORD_SAMPLE:
-		if (!cx->replay && cx->sym)
-			cli_note_pid(cx, rec);
-		return prov_dispatch(cx->reg, rec, cli_fire, cx);
-	default:
-		return 0;
-	}
-}
-
 /* Comm, mmap and task records for every CPU, so execname and user stacks
  * resolve for processes that come and go during the run. */
 static int
@@ -290,13 +232,14 @@ cli_setup(struct cli_ctx *cx)
 	struct prov_config pc = {
 		.pmu = cx->pmu, .sym = cx->sym, .replay = cx->replay,
 		.pmc_multiplex = cx->pmc_multiplex, .nobpf = cx->nobpf, .want_callchains = 1,
-		.check_only = o->compile_only || o->list,
+		.check_only = o->compile_only || o->list, .recording = o->efile && !cx->replay,
 	};
 	if (!(cx->reg = prov_open(&pc, &err))) {
 		fprintf(stderr, "%s: %s\n", o->progname, strerror(-err));
 		return -1;
 	}
 	cx->catalog = prov_catalog(cx->reg);
+	prov_set_sink(cx->reg, cli_fire, cx);
 	cx->symbolizer = (struct d_symbolizer){ cx->sym, cli_sym_kernel, cli_sym_user };
 	d_set_catalog(cx->dh, &cx->catalog);
 	if (cx->sym)
@@ -503,7 +446,7 @@ static void
 cli_drain(struct cli_ctx *cx)
 {
 	for (int i = 0; i < 64 && !cx->done; i++)
-		if (smp_poll(cx->smp, 0, cli_on_record, cx) <= 0)
+		if (smp_poll(cx->smp, 0, prov_route, cx->reg) <= 0)
 			break;
 }
 
@@ -520,7 +463,7 @@ cli_loop(struct cli_ctx *cx)
 				break;
 			continue;
 		}
-		int n = smp_poll(cx->smp, 100, cli_on_record, cx);
+		int n = smp_poll(cx->smp, 100, prov_route, cx->reg);
 		if (n < 0 && n != -EINTR) {
 			fprintf(stderr, "%s: %s\n", cx->opts->progname, smp_errmsg(cx->smp));
 			cx->exit_code = 1;
@@ -548,7 +491,7 @@ cli_loop(struct cli_ctx *cx)
 	if (cli_interrupted && !cx->done)
 		cli_drain(cx);
 	if (!cx->done)
-		smp_flush(cx->smp, cli_on_record, cx);
+		smp_flush(cx->smp, prov_route, cx->reg);
 	cli_report_drops(cx);
 	cli_report_throttled(cx);
 }

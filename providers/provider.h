@@ -8,8 +8,10 @@
  * description; providers create matching probes on demand.  Then
  * prov_enable() asks every provider to add the perf events its enabled
  * probes need to a sampler session (or, replaying a file, to claim the
- * file's events), and prov_dispatch() turns each record of the merged
- * stream into zero or more firings handed to the fire callback.
+ * file's events), and prov_route() (the sampler's record callback)
+ * takes every record of the merged stream: side-band records to the
+ * symbolizer, context switches to the virtual clock, samples to the
+ * provider owning their event, whose firings go to the sink.
  * Single-threaded.  int functions return 0 or -errno with a message in
  * prov_errmsg().
  */
@@ -36,6 +38,7 @@ struct prov_config {
 	int pmc_multiplex;		/* -x pmcmultiplex */
 	int check_only;			/* -e or -l: counters are planned, not opened */
 	int nobpf;			/* -x nobpf: no in-kernel probe, perf events only */
+	int recording;			/* live with -E: what /proc told is recorded too */
 	int want_callchains;		/* d_uses_stacks() bits: 1 kernel, 2 user
 					 * stacks, 4 user memory reads */
 };
@@ -69,13 +72,21 @@ int prov_start(struct prov_registry *r, prov_fire_fn fire, void *arg);
 int prov_end(struct prov_registry *r, prov_fire_fn fire, void *arg);
 
 /* vtimestamp: the program reads it, so keep each thread's time on CPU
- * from the context-switch records (PERF_RECORD_SWITCH_CPU_WIDE) handed to
- * prov_note_switch(); the caller asks the kernel for them. */
+ * from the context-switch records (PERF_RECORD_SWITCH_CPU_WIDE) that
+ * reach prov_route(); the caller asks the kernel for them. */
 int prov_use_vclock(struct prov_registry *r);
-void prov_note_switch(struct prov_registry *r, const struct smp_record *rec);
 
-/* Decode one record into firings: a sample, or a side-band MMAP/MMAP2
- * record (proc:::module-load).  Returns the fire callback's nonzero. */
+/* Where prov_route()'s firings go (the cli: into the D engine). */
+void prov_set_sink(struct prov_registry *r, prov_fire_fn fire, void *arg);
+/* An smp_record_cb (arg: the registry): prov_dispatch() into the sink. */
+int prov_route(void *r, const struct smp_record *rec);
+/* One record, in one place: a sample to its event's provider (live, the
+ * symbolizer first reads a process it meets for the first time, and a
+ * recording writes down what it read); MMAP and MMAP2 to the symbolizer,
+ * then proc:::module-load; COMM, FORK and EXIT to the symbolizer; a
+ * context switch to the virtual clock, or to its event's provider when
+ * one asked for switch records.  Returns the fire callback's nonzero
+ * (stop the run). */
 int prov_dispatch(struct prov_registry *r, const struct smp_record *rec,
     prov_fire_fn fire, void *arg);
 

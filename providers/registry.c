@@ -1,8 +1,8 @@
 /*
- * registry.c — the probe registry and the catalog the D compiler queries.
- *
- * Probes live in an array indexed by id, each allocated once so that the
- * d_probe_info pointers handed to the compiler stay valid for the run.
+ * registry.c — the table of providers and what the rest of pmctrace asks
+ * of them (provider.h): the catalog the D compiler queries, -l, enabling,
+ * replay claims, and the routing of every record of the merged stream.
+ * The services the providers call are in kit.c.
  */
 #include <errno.h>
 #include <fnmatch.h>
@@ -10,10 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "providers/prov_kit.h"
 #include "providers/kbsrc.h"
+#include "providers/registry_impl.h"
 #include "providers/vclock.h"
 #include "providers/pid/pid_impl.h"
+#include "symbolizer/symbolizer.h"
 
 static const struct prov_ops *const prov_table[] = {
 	&prov_dtrace_ops,
@@ -35,112 +36,6 @@ static const struct prov_ops *const prov_table[] = {
 };
 #define NPROV (sizeof(prov_table) / sizeof(prov_table[0]))
 
-struct prov_tgid_ent {
-	int32_t tid, tgid;
-};
-
-struct prov_claim_ent {
-	int evidx;
-	const struct prov_ops *ops;
-	uint64_t cookie;
-	int own;	/* the event's recorded name is this provider's probe */
-};
-
-struct prov_registry {
-	struct prov_config cfg;
-	struct prov_claim_ent *claims;	/* replay: who fires for which event */
-	size_t nclaims, claims_cap;
-	struct prov_probe **probes;	/* index = id; [0] unused */
-	uint32_t nprobes, cap;
-	void *state[NPROV];
-	prov_enabled_fn enabled;
-	void *enabled_arg;
-	struct prov_tgid_ent tgid_cache[4096];
-	char group_names[16][128];
-	const char *group_ptrs[16];
-	int ngroup;
-	char err[1024];
-	char notices[2048];
-	struct vclock *vclock;		/* vtimestamp, when the program reads it */
-	struct prov_kb *kb;		/* the in-kernel probe, once wanted (kbsrc.c) */
-};
-
-struct prov_kb **
-prov_kb_slot(struct prov_registry *r)
-{
-	return &r->kb;
-}
-
-static int
-prov_index(const struct prov_ops *ops)
-{
-	for (size_t i = 0; i < NPROV; i++)
-		if (prov_table[i] == ops)
-			return (int)i;
-	return -1;
-}
-
-const struct prov_config *
-prov_cfg(const struct prov_registry *r)
-{
-	return &r->cfg;
-}
-
-void *
-prov_state(struct prov_registry *r, const struct prov_ops *ops)
-{
-	int i = prov_index(ops);
-	return i < 0 ? NULL : r->state[i];
-}
-
-void *
-prov_state_get(struct prov_registry *r, const struct prov_ops *ops, size_t size)
-{
-	int i = prov_index(ops);
-	if (i < 0)
-		return NULL;
-	if (!r->state[i] && !(r->state[i] = calloc(1, size)))
-		prov_errf(r, "out of memory");
-	return r->state[i];
-}
-
-void *
-prov_state_grow(struct prov_registry *r, const struct prov_ops *ops, size_t old, size_t size)
-{
-	int i = prov_index(ops);
-	char *n = i < 0 ? NULL : realloc(r->state[i], size);
-	if (!n) {
-		prov_errf(r, "out of memory");
-		return NULL;
-	}
-	if (size > old)
-		memset(n + old, 0, size - old);
-	return r->state[i] = n;
-}
-
-int
-prov_errf(struct prov_registry *r, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(r->err, sizeof(r->err), fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
-void
-prov_notice(struct prov_registry *r, const char *fmt, ...)
-{
-	size_t used = strlen(r->notices);
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(r->notices + used, sizeof(r->notices) - used, fmt, ap);
-	va_end(ap);
-	used = strlen(r->notices);
-	if (used + 1 < sizeof(r->notices))
-		strcat(r->notices, "\n");
-}
-
 const char *
 prov_notices(const struct prov_registry *r)
 {
@@ -153,17 +48,7 @@ prov_errmsg(const struct prov_registry *r)
 	return r->err;
 }
 
-struct prov_probe *
-prov_by_id(struct prov_registry *r, uint32_t id)
-{
-	return id < r->nprobes ? r->probes[id] : NULL;
-}
 
-uint32_t
-prov_nprobes(const struct prov_registry *r)
-{
-	return r->nprobes;
-}
 
 const struct d_probe_info *
 prov_probe(struct prov_registry *r, uint32_t id)
@@ -178,127 +63,16 @@ prov_set_callchains(struct prov_registry *r, int want)
 	r->cfg.want_callchains = want;
 }
 
-int
-prov_is_enabled(struct prov_registry *r, uint32_t id)
-{
-	return r->enabled ? r->enabled(r->enabled_arg, id) : 0;
-}
 
-struct prov_probe *
-prov_find(struct prov_registry *r, const char *prov, const char *mod,
-    const char *func, const char *name)
-{
-	for (uint32_t i = 1; i < r->nprobes; i++) {
-		const struct d_probe_info *pi = &r->probes[i]->pp_info;
-		if (!strcmp(pi->dp_prov, prov) && !strcmp(pi->dp_mod, mod) &&
-		    !strcmp(pi->dp_func, func) && !strcmp(pi->dp_name, name))
-			return r->probes[i];
-	}
-	return NULL;
-}
 
-static int
-prov_grow(struct prov_registry *r)
-{
-	uint32_t ncap = r->cap ? r->cap * 2 : 64;
-	struct prov_probe **np = realloc(r->probes, ncap * sizeof(*np));
-	if (!np)
-		return -ENOMEM;
-	r->probes = np;
-	r->cap = ncap;
-	return 0;
-}
 
-/* Find or create provider:mod:func:name; NULL only when out of memory. */
-struct prov_probe *
-prov_add(struct prov_registry *r, const struct prov_ops *ops, const char *mod,
-    const char *func, const char *name)
-{
-	struct prov_probe *p = prov_find(r, ops->po_name, mod, func, name);
-	if (p)
-		return p;
-	if (r->nprobes == r->cap && prov_grow(r) < 0)
-		return NULL;
-	if (!(p = calloc(1, sizeof(*p))))
-		return NULL;
-	snprintf(p->pp_names[0], sizeof(p->pp_names[0]), "%s", ops->po_name);
-	snprintf(p->pp_names[1], sizeof(p->pp_names[1]), "%s", mod);
-	snprintf(p->pp_names[2], sizeof(p->pp_names[2]), "%s", func);
-	snprintf(p->pp_names[3], sizeof(p->pp_names[3]), "%s", name);
-	p->pp_info.dp_id = r->nprobes;
-	p->pp_info.dp_prov = p->pp_names[0];
-	p->pp_info.dp_mod = p->pp_names[1];
-	p->pp_info.dp_func = p->pp_names[2];
-	p->pp_info.dp_name = p->pp_names[3];
-	p->pp_ops = ops;
-	r->probes[r->nprobes++] = p;
-	return p;
-}
 
-void
-prov_set_args(struct prov_probe *p, int nargs, const char *const *types)
-{
-	p->pp_info.dp_nargs = nargs;
-	for (int i = 0; i < nargs && i < D_MAX_ARGS; i++) {
-		snprintf(p->pp_types[i], sizeof(p->pp_types[i]), "%s", types[i]);
-		p->pp_info.dp_argtypes[i] = p->pp_types[i];
-	}
-}
 
-struct prov_probe *
-prov_next(struct prov_registry *r, const struct prov_ops *ops, const struct prov_probe *p,
-    int enabled)
-{
-	for (uint32_t id = p ? p->pp_info.dp_id + 1 : 1; id < r->nprobes; id++)
-		if (r->probes[id]->pp_ops == ops && (!enabled || prov_is_enabled(r, id)))
-			return r->probes[id];
-	return NULL;
-}
 
-int
-prov_has_glob(const char *s)
-{
-	return s && strpbrk(s, "*?[") != NULL;
-}
 
-int
-prov_field_match(const char *pattern, const char *s)
-{
-	if (!pattern || !*pattern)
-		return 1;
-	return fnmatch(pattern, s, 0) == 0;
-}
 
-int
-prov_desc_match(const struct d_probe_desc *pd, const struct d_probe_info *pi)
-{
-	return prov_field_match(pd->dpd_prov, pi->dp_prov) &&
-	    prov_field_match(pd->dpd_mod, pi->dp_mod) &&
-	    prov_field_match(pd->dpd_func, pi->dp_func) &&
-	    prov_field_match(pd->dpd_name, pi->dp_name);
-}
 
-int
-prov_emit_one(struct prov_probe *p, const struct d_probe_desc *pd, d_probe_cb cb, void *arg)
-{
-	if (!prov_desc_match(pd, &p->pp_info))
-		return 0;
-	return cb && cb(arg, &p->pp_info) < 0 ? -1 : 1;
-}
 
-int
-prov_emit_matching(struct prov_registry *r, const struct prov_ops *ops,
-    const struct d_probe_desc *pd, d_probe_cb cb, void *arg)
-{
-	int n = 0;
-	for (struct prov_probe *p = NULL; (p = prov_next(r, ops, p, 0)); ) {
-		int rc = prov_emit_one(p, pd, cb, arg);
-		if (rc < 0)
-			return -1;
-		n += rc;
-	}
-	return n;
-}
 
 /* A description's provider names ops: by glob, or as the provider's name
  * followed by a process id (pid1234, the pid provider's instances), and
@@ -389,11 +163,8 @@ prov_close(struct prov_registry *r)
 {
 	if (!r)
 		return;
-	for (size_t i = 0; i < NPROV; i++)
-		if (r->state[i]) {
-			free(r->state[i]);
-			r->state[i] = NULL;
-		}
+	for (int i = 0; i < r->nstate; i++)
+		free(r->state[i].st);
 	for (uint32_t i = 1; i < r->nprobes; i++)
 		free(r->probes[i]);
 	free(r->probes);
@@ -411,7 +182,7 @@ prov_use_vclock(struct prov_registry *r)
 	return 0;
 }
 
-void
+static void
 prov_note_switch(struct prov_registry *r, const struct smp_record *rec)
 {
 	if (r->vclock)
@@ -419,11 +190,6 @@ prov_note_switch(struct prov_registry *r, const struct smp_record *rec)
 		    !(rec->misc & PERF_RECORD_MISC_SWITCH_OUT));
 }
 
-uint64_t
-prov_vtimestamp(struct prov_registry *r, uint32_t cpu, int32_t tid, uint64_t ns)
-{
-	return r->vclock ? vclock_at(r->vclock, cpu, tid, ns) : 0;
-}
 
 int
 prov_enable(struct prov_registry *r, struct smp_session *s,
@@ -431,6 +197,7 @@ prov_enable(struct prov_registry *r, struct smp_session *s,
 {
 	r->enabled = enabled;
 	r->enabled_arg = enabled_arg;
+	r->smp = s;
 	if (r->cfg.replay)
 		return 0;
 	for (size_t i = 0; i < NPROV; i++)
@@ -439,45 +206,9 @@ prov_enable(struct prov_registry *r, struct smp_session *s,
 	return 0;
 }
 
-const struct prov_ops *
-prov_claimed_own(const struct prov_registry *r, int evidx)
-{
-	for (size_t i = 0; i < r->nclaims; i++)
-		if (r->claims[i].evidx == evidx && r->claims[i].own)
-			return r->claims[i].ops;
-	return NULL;
-}
 
-static int
-prov_claim_add(struct prov_registry *r, int evidx, const struct prov_ops *ops,
-    uint64_t cookie, int own)
-{
-	for (size_t i = 0; i < r->nclaims; i++)
-		if (r->claims[i].evidx == evidx && r->claims[i].own && r->claims[i].ops != ops)
-			return 0;
-	if (r->nclaims == r->claims_cap) {
-		size_t ncap = r->claims_cap ? r->claims_cap * 2 : 16;
-		struct prov_claim_ent *n = realloc(r->claims, ncap * sizeof(*n));
-		if (!n)
-			return prov_errf(r, "out of memory");
-		r->claims = n;
-		r->claims_cap = ncap;
-	}
-	r->claims[r->nclaims++] = (struct prov_claim_ent){ evidx, ops, cookie, own };
-	return 0;
-}
 
-int
-prov_claim(struct prov_registry *r, int evidx, const struct prov_ops *ops, uint64_t cookie)
-{
-	return prov_claim_add(r, evidx, ops, cookie, 0);
-}
 
-int
-prov_claim_own(struct prov_registry *r, int evidx, const struct prov_ops *ops, uint64_t cookie)
-{
-	return prov_claim_add(r, evidx, ops, cookie, 1);
-}
 
 /* Replayed events route through here: the spec's cookie is its evidx and
  * every claim on it decodes the record in turn. */
@@ -547,65 +278,106 @@ static const struct prov_ops *const prov_mmap_table[] = {
 	&prov_proc_ops,
 };
 
-int
-prov_dispatch(struct prov_registry *r, const struct smp_record *rec,
+static int
+prov_fire_mmap(struct prov_registry *r, const struct smp_record *rec,
     prov_fire_fn fire, void *arg)
 {
-	if (rec->type == PERF_RECORD_MMAP || rec->type == PERF_RECORD_MMAP2) {
-		for (size_t i = 0; i < sizeof(prov_mmap_table) / sizeof(prov_mmap_table[0]); i++) {
-			int rc = prov_mmap_table[i]->po_decode(r, rec, 0, fire, arg);
-			if (rc)
-				return rc;
-		}
-		return 0;
+	for (size_t i = 0; i < sizeof(prov_mmap_table) / sizeof(prov_mmap_table[0]); i++) {
+		int rc = prov_mmap_table[i]->po_decode(r, rec, 0, fire, arg);
+		if (rc)
+			return rc;
 	}
+	return 0;
+}
+
+/* Live, the symbolizer reads from /proc what no record told it: a
+ * process that predates the run, met at its first sample (pid) or as a
+ * fork's parent.  A recording writes down what was read, so the replay
+ * knows it at the same point. */
+static void
+prov_learn_pid(struct prov_registry *r, int32_t pid, uint64_t time)
+{
+	struct sym_session *sym = r->cfg.sym;
+	int32_t ppid;
+	if (sym_note_pid(sym, pid))
+		smp_record_process(r->smp, pid, sym_comm_ppid(sym, pid, &ppid), time);
+	else if (r->cfg.recording && !sym_comm_known(sym, pid))
+		/* the firing's execname will come from /proc/PID/comm: now */
+		smp_record_comm(r->smp, pid, sym_comm_ppid(sym, pid, &ppid), time);
+}
+
+/* The symbolizer learns of processes and mappings from the side-band
+ * records before anything fires on them (module-load's execname and
+ * stacks see the mapping it announces). */
+static void
+prov_note_sideband(struct prov_registry *r, const struct smp_record *rec)
+{
+	struct sym_session *sym = r->cfg.sym;
+	int32_t ppid, parent;
+	if (!sym)
+		return;
+	if (!r->cfg.replay && (parent = sym_note_fork_parent(sym, rec->hdr)))
+		smp_record_process(r->smp, parent, sym_comm_ppid(sym, parent, &ppid), rec->time);
+	if (rec->hdr)
+		sym_note_record(sym, rec->hdr);
+}
+
+/* A record of an event a provider added or claimed, to that provider. */
+static int
+prov_decode_owned(struct prov_registry *r, const struct smp_record *rec,
+    prov_fire_fn fire, void *arg)
+{
 	if (!rec->spec || !rec->spec->owner)
 		return 0;
 	const struct prov_ops *ops = rec->spec->owner;
 	return ops->po_decode ? ops->po_decode(r, rec, rec->spec->cookie, fire, arg) : 0;
 }
 
-int32_t
-prov_tgid(struct prov_registry *r, int32_t tid)
+int
+prov_dispatch(struct prov_registry *r, const struct smp_record *rec,
+    prov_fire_fn fire, void *arg)
 {
-	struct prov_tgid_ent *e = &r->tgid_cache[(uint32_t)tid % 4096];
-	if (tid <= 0)
-		return tid;
-	if (e->tid == tid)
-		return e->tgid;
-	char path[64], line[128];
-	int32_t tgid = tid;
-	snprintf(path, sizeof(path), "/proc/%d/status", tid);
-	FILE *f = fopen(path, "r");
-	if (f) {
-		while (fgets(line, sizeof(line), f))
-			if (!strncmp(line, "Tgid:", 5)) {
-				tgid = (int32_t)strtol(line + 5, NULL, 10);
-				break;
-			}
-		fclose(f);
+	switch (rec->type) {
+	case PERF_RECORD_SAMPLE:
+		if (!r->cfg.replay && r->cfg.sym)
+			prov_learn_pid(r, rec->pid, rec->time);
+		return prov_decode_owned(r, rec, fire, arg);
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		prov_note_sideband(r, rec);
+		return prov_fire_mmap(r, rec, fire, arg);
+	case PERF_RECORD_COMM:
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		prov_note_sideband(r, rec);
+		return 0;
+	case PERF_RECORD_SWITCH_CPU_WIDE:
+		/* the side-band event's switches keep the virtual clock; those
+		 * of a provider's own event are that provider's (sched) */
+		if (!rec->spec || !rec->spec->owner)
+			prov_note_switch(r, rec);
+		return prov_decode_owned(r, rec, fire, arg);
+	default:
+		return 0;
 	}
-	e->tid = tid;
-	e->tgid = tgid;
-	return tgid;
+}
+
+void
+prov_set_sink(struct prov_registry *r, prov_fire_fn fire, void *arg)
+{
+	r->sink = fire;
+	r->sink_arg = arg;
 }
 
 int
-prov_note_group_counter(struct prov_registry *r, const char *name)
+prov_route(void *reg, const struct smp_record *rec)
 {
-	if (r->ngroup == 16)
-		return prov_errf(r, "too many counters read at each switch");
-	snprintf(r->group_names[r->ngroup], sizeof(r->group_names[0]), "%s", name);
-	r->group_ptrs[r->ngroup] = r->group_names[r->ngroup];
-	return r->ngroup++;
+	struct prov_registry *r = reg;
+	return prov_dispatch(r, rec, r->sink, r->sink_arg);
 }
 
-int
-prov_group_counters(struct prov_registry *r, const char *const **names)
-{
-	*names = r->group_ptrs;
-	return r->ngroup;
-}
+
+
 
 void
 prov_remove_leftovers(int32_t owner)
