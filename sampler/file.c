@@ -107,6 +107,27 @@ smp_default_name(const struct perf_event_attr *a, char *buf, size_t len)
 		snprintf(buf, len, "raw-%u-%#llx", a->type, (unsigned long long)a->config);
 }
 
+/* An attr no kernel would have accepted cannot describe the records that
+ * follow it: decoding them by it would only drop or misplace them. */
+static int
+smp_attr_possible(struct smp_session *s, const struct perf_event_attr *a, uint64_t off)
+{
+	uint64_t st = a->sample_type;
+	if (st & ~(uint64_t)(PERF_SAMPLE_MAX - 1))
+		return smp_err(s, -EINVAL, "perf.data: attr at offset %#llx: sample_type %#llx has "
+			       "bits no kernel defines (%#llx)", (unsigned long long)off,
+			       (unsigned long long)st, (unsigned long long)(st & ~(uint64_t)(PERF_SAMPLE_MAX - 1)));
+	if ((st & PERF_SAMPLE_WEIGHT) && (st & PERF_SAMPLE_WEIGHT_STRUCT))
+		return smp_err(s, -EINVAL, "perf.data: attr at offset %#llx: sample_type %#llx has "
+			       "both WEIGHT and WEIGHT_STRUCT, which the kernel refuses together",
+			       (unsigned long long)off, (unsigned long long)st);
+	if (a->read_format & ~(uint64_t)(PERF_FORMAT_MAX - 1))
+		return smp_err(s, -EINVAL, "perf.data: attr at offset %#llx: read_format %#llx has "
+			       "bits no kernel defines", (unsigned long long)off,
+			       (unsigned long long)a->read_format);
+	return 0;
+}
+
 static int
 smp_file_event(struct smp_session *s, const unsigned char *p, size_t avail, uint64_t off)
 {
@@ -117,6 +138,9 @@ smp_file_event(struct smp_session *s, const unsigned char *p, size_t avail, uint
 		return smp_err(s, -EINVAL, "perf.data: attr at offset %#llx is %zu bytes, "
 			       "smaller than the first attr layout", (unsigned long long)off, avail);
 	smp_attr_copy(&spec.attr, p, avail);
+	int err = smp_attr_possible(s, &spec.attr, off);
+	if (err)
+		return err;
 	spec.group_leader = -1;
 	smp_default_name(&spec.attr, name, sizeof(name));
 	int i = smp_event_new(s, &spec, name);
