@@ -327,13 +327,13 @@ cook_tuple_var(struct d_hdl *dh, struct d_node *n, struct d_var *v)
 	cook_keys(dh, n);
 	if (v->dv_nkeys >= 0) {
 		if (n->dn_nargs != v->dv_nkeys)
-			d_error(dh, D_ARR_BADREF, n->dn_line, "%s[ ] prototype mismatch: %d arg%s passed, %d expected",
+			d_error(dh, D_PROTO_LEN, n->dn_line, "%s[ ] prototype mismatch: %d arg%s passed, %d expected",
 			    v->dv_name, n->dn_nargs, n->dn_nargs == 1 ? "" : "s", v->dv_nkeys);
 		int i = 0;
 		for (struct d_node *k = n->dn_args; k; k = k->dn_next, i++)
 			if (!d_type_compat(v->dv_keys[i], k->dn_type) &&
 			    !(stringish(v->dv_keys[i]) && stringish(k->dn_type)))
-				d_error(dh, D_ARR_BADREF, k->dn_line, "%s[ ] argument #%d is incompatible with prototype:\n\tprototype: %s\n\t argument: %s",
+				d_error(dh, D_PROTO_ARG, k->dn_line, "%s[ ] key #%d is incompatible with prototype:\n\tprototype: %s\n\t      key: %s",
 				    v->dv_name, i + 1, tname(dh, v->dv_keys[i]), tname(dh, k->dn_type));
 	} else {
 		if (n->dn_nargs > D_MAX_KEYS)

@@ -37,7 +37,7 @@ arg_need(struct d_hdl *dh, struct d_node *call, struct d_node *a, int i, bool wa
 	bool ok = want_str ? stringish(t) : (d_type_is_int(t) || t->dt_kind == DK_PTR);
 	if (!ok)
 		d_error(dh, D_PROTO_ARG, a->dn_line, "%s( ) argument #%d is incompatible with prototype:\n\tprototype: %s\n\t argument: %s",
-		    call->dn_name, i, want_str ? "string" : "int", tname(dh, t));
+		    call->dn_name, i, want_str ? "char *" : "int", tname(dh, t));
 }
 
 /* Aggregation argument of printa/trunc/clear/normalize. */
@@ -452,12 +452,12 @@ cook_aggassign(struct d_hdl *dh, struct d_node *n)
 			d_error(dh, D_AGG_REDEF, n->dn_line, "@%s: aggregation redefined\n\t current: %s( )\n\tprevious: %s( )",
 			    ag->dn_name, f->name, d_func_name(ai->ai_func + F_COUNT));
 		if (ai->ai_nkeys != ag->dn_nargs)
-			d_error(dh, D_ARR_BADREF, n->dn_line, "@%s[ ] prototype mismatch: %d arg%s passed, %d expected",
+			d_error(dh, D_PROTO_LEN, n->dn_line, "@%s[ ] prototype mismatch: %d arg%s passed, %d expected",
 			    ag->dn_name, ag->dn_nargs, ag->dn_nargs == 1 ? "" : "s", ai->ai_nkeys);
 		int i = 0;
 		for (struct d_node *k = ag->dn_args; k; k = k->dn_next, i++)
 			if (!d_type_compat(ai->ai_keys[i], k->dn_type) && !(stringish(ai->ai_keys[i]) && stringish(k->dn_type)))
-				d_error(dh, D_ARR_BADREF, k->dn_line, "@%s[ ] argument #%d is incompatible with prototype:\n\tprototype: %s\n\t argument: %s",
+				d_error(dh, D_PROTO_ARG, k->dn_line, "@%s[ ] key #%d is incompatible with prototype:\n\tprototype: %s\n\t      key: %s",
 				    ag->dn_name, i + 1, tname(dh, ai->ai_keys[i]), tname(dh, k->dn_type));
 	} else {
 		ai->ai_func = fn;

@@ -66,5 +66,20 @@ BEGIN {
 	@ = lquantize(1, 5, 100, 10);
 }
 D
+row '[D_PROTO_ARG] line 3: a[ ] key #2 is incompatible with prototype:
+	prototype: string
+	      key: int' <<'D'
+BEGIN {
+	a[1, "x"] = 1;
+	a[2, 3] = 2;
+}
+D
+row '[D_PROTO_ARG] line 2: strtok( ) argument #1 is incompatible with prototype:
+	prototype: char *
+	 argument: int' <<'D'
+BEGIN {
+	trace(strtok(1, ","));
+}
+D
 echo "$n diagnoses, $bad failed"
 [ $bad = 0 ]
