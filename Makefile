@@ -16,10 +16,10 @@ WERROR  ?= $(if $(CI),-Werror,)
 WARN    := -Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes $(WERROR)
 CPPFLAGS += -D_GNU_SOURCE -I. $(EXTRA_CPPFLAGS)
 ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) $(SAN)
-LDLIBS  := -lpfm -lbpf -ldw -lelf -lnuma -lzstd -lz -lm -lpthread
+LDLIBS  := -lpfm -lbpf -ldw -lelf -lnuma -lzstd -lz -lcapstone -lm -lpthread
 BUILD   ?= build
 
-DEB_PKGS := gcc make libpfm4-dev libelf-dev libdw-dev libnuma-dev libcunit1-dev \
+DEB_PKGS := gcc make libpfm4-dev libelf-dev libdw-dev libnuma-dev libcunit1-dev libcapstone-dev \
             zlib1g-dev libzstd-dev pkg-config cpp linux-perf bpftrace elfutils groff-base \
             libbpf-dev clang python3 valgrind
 
