@@ -1,23 +1,32 @@
 /*
  * pid.c — the pid provider: pid<PID>:<module>:<function>:entry, :return and
  * :<hex offset> in a user process, through uprobes (the uprobe PMU of
- * perf_event_open: config1 = the file's path, config2 = the file offset,
- * config bit "retprobe" for returns).
+ * perf_event_open: config1 = the file's path, config2 = the file offset).
  *
  * Functions come from the symbolizer (sym_user_funcs: every function of
  * every file the process maps now, module = the file's basename; "a.out"
  * names the main executable).  A description whose name is empty or a
  * glob creates entry and return probes only; an instruction offset must be
- * named exactly (pid123:a.out:main:1c) and must be the start of an
- * instruction: it is not checked (DTrace disassembles; nothing here
- * decodes x86), and a breakpoint in the middle of an instruction would
- * corrupt the target's code.
+ * named exactly (pid123:a.out:main:1c).
+ *
+ * Tracing must not change the traced program: every probe site is decoded
+ * (pid_insn.h, Capstone) before a probe is created, and a probe whose
+ * instruction the kernel's uprobes would execute wrongly (EVEX, some VEX,
+ * system calls), or that cannot be decoded, or an offset inside an
+ * instruction, is left out: it never exists (not in -l), a description
+ * that matches only such probes fails with the reason, and enable says how
+ * many were left out, per reason.  Return probes are uprobes on each ret
+ * instruction of the function (DTrace's way), not uretprobes: a uretprobe
+ * replaces the return address on the stack at function entry, which
+ * corrupts functions entered by a jump (ld.so's _dl_runtime_resolve_*,
+ * whose stack holds the link map there) and puts a breakpoint on the first
+ * instruction as an entry probe does.  A function without a ret (exit
+ * paths, longjmp, tail calls only) has no return probe.
  *
  * args: entry/offset: arg0..arg5 = the integer arguments (rdi, rsi, rdx,
- * rcx, r8, r9, read from the sampled user registers); return: arg1 = the
- * return value (rax) as in DTrace, and arg0 = the address returned to (a
- * uretprobe does not know the offset of the return instruction that
- * DTrace puts there).
+ * rcx, r8, r9, read from the sampled user registers); return: arg0 = the
+ * offset of the ret instruction in the function and arg1 = the return
+ * value (rax), as in DTrace.
  *
  * Events are opened for the target's threads (pid = thread, on every
  * CPU, inherited by the threads and children it creates), so the kernel puts
@@ -31,7 +40,7 @@
  * with tracefs at hand the probes are created in batches through
  * uprobe_events, up to PID_BATCH entry/offset probes of a target appended
  * to one trace event and return probes to another ("p:pmctrace_PID/ent0
- * FILE:0xOFF id=\N:u32", N the probe's index, which each firing carries
+ * FILE:0xOFF id=\N:u32", N the site's index, which each firing carries
  * in its raw record): one perf event per batch, thread and CPU, and the
  * kernel waits for its grace periods once per batch.  A batch the kernel refuses
  * (uprobes cannot take some first instructions, lock-prefixed ones...) is
@@ -63,6 +72,7 @@
 #include <sys/sysmacros.h>
 
 #include "providers/pid/pid_impl.h"
+#include "providers/pid/pid_insn.h"
 #include "symbolizer/symbolizer.h"
 
 #define PID_MAX_PROBES 1000000	/* memory: each takes ~300 bytes */
@@ -83,10 +93,13 @@ enum { PK_ENTRY, PK_RETURN, PK_OFFSET };
 struct pid_uprobe {
 	char path[PID_PATH];
 	uint64_t offset;
-	uint32_t probe;
+	uint64_t retoff;		/* return: the ret's offset in its function */
+	uint32_t probe;			/* PID_LEFT_OUT: a probe left out */
 	int32_t pid;
 	int kind;
+	int rule;			/* why it was left out (pid_insn.h) */
 };
+#define PID_LEFT_OUT UINT32_MAX
 
 /* One allocation, grown by reallocating the whole state (the registry
  * frees provider state with free()). */
@@ -96,7 +109,9 @@ struct pid_state {
 	 * (before that it is pmctrace's child, then sh, calling libc too) */
 	int32_t gate_pid;
 	int gate_open;
+	int gate_execs;			/* execs seen: the first is the cli's /bin/sh */
 	char gate_exe[64];
+	char gate_word[64];		/* the name it was run by (sh for dash) */
 	struct prov_tp exec_tp;
 	/* tracefs batches: where each firing's probe index is in the raw
 	 * record, for entry/offset (0) and return (1) events */
@@ -104,6 +119,8 @@ struct pid_state {
 	int seq;			/* trace events created */
 	int nrefused;			/* probes the kernel would not place */
 	char refused[64];		/* the first of them */
+	int nleft[PI_NRULES];		/* probes left out, by rule */
+	char leftex[PI_NRULES][64];	/* the first of each */
 	struct pid_uprobe up[];
 };
 #define PID_COOKIE_EXEC ((uint64_t)-1)
@@ -119,11 +136,24 @@ struct pid_matchctx {
 	void *arg;
 	int n;
 	int failed;
+	int nleft, leftrule;		/* probes this description left out */
+	char leftname[160];		/* the first of them */
+	/* the file whose functions are being matched, mapped to decode them */
+	char mappath[PID_PATH];
+	const uint8_t *map;
+	size_t maplen;
 };
 
 static const char *const pid_entry_args[] = {
 	"uint64_t", "uint64_t", "uint64_t", "uint64_t", "uint64_t", "uint64_t"
 };
+
+/* Whether uprobe u is to be placed (never one left out). */
+static int
+pid_on(struct prov_registry *r, const struct pid_uprobe *u)
+{
+	return u->probe != PID_LEFT_OUT && prov_is_enabled(r, u->probe);
+}
 
 static int
 pid_parse(const char *prov, int32_t *pid)
@@ -157,7 +187,124 @@ pid_slot(struct prov_registry *r)
 	return &st->up[st->n];
 }
 
-/* One probe for function f; kind/offset say where in it. */
+/* Function f's code in its file, mapped (one file at a time): *len is its
+ * size, or what the file holds of a sizeless function's first instruction. */
+static int
+pid_code(struct pid_matchctx *mc, const struct sym_func *f, const uint8_t **code, size_t *len)
+{
+	if (!mc->map || strcmp(mc->mappath, f->sf_path)) {
+		if (mc->map)
+			munmap((void *)mc->map, mc->maplen);
+		mc->map = NULL;
+		snprintf(mc->mappath, sizeof(mc->mappath), "%s", f->sf_path);
+		int fd = open(f->sf_path, O_RDONLY | O_CLOEXEC);
+		struct stat sb;
+		if (fd < 0)
+			return -1;
+		if (fstat(fd, &sb) == 0 && sb.st_size > 0) {
+			void *m = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+			if (m != MAP_FAILED) {
+				mc->map = m;
+				mc->maplen = (size_t)sb.st_size;
+			}
+		}
+		close(fd);
+	}
+	if (!mc->map || f->sf_offset >= mc->maplen)
+		return -1;
+	size_t avail = mc->maplen - (size_t)f->sf_offset;
+	*code = mc->map + f->sf_offset;
+	*len = f->sf_size ? (f->sf_size < avail ? (size_t)f->sf_size : avail) : (avail < 15 ? avail : 15);
+	return 0;
+}
+
+static void
+pid_unmap(struct pid_matchctx *mc)
+{
+	if (mc->map)
+		munmap((void *)mc->map, mc->maplen);
+	mc->map = NULL;
+}
+
+/* A uprobe site of probe id: file offset off of f's file. */
+static int
+pid_site(struct pid_matchctx *mc, const struct sym_func *f, int kind, uint64_t off, uint32_t id,
+    int rule)
+{
+	struct pid_uprobe *u = pid_slot(mc->r);
+	if (!u)
+		return -1;
+	if (strlen(f->sf_path) >= sizeof(u->path))
+		return prov_errf(mc->r, "pid provider: path too long: %s", f->sf_path);
+	snprintf(u->path, sizeof(u->path), "%s", f->sf_path);
+	u->offset = f->sf_offset + off;
+	u->retoff = off;
+	u->probe = id;
+	u->pid = mc->pid;
+	u->kind = kind;
+	u->rule = rule;
+	((struct pid_state *)prov_state(mc->r, &prov_pid_ops))->n++;
+	return 0;
+}
+
+struct pid_retctx {
+	struct pid_matchctx *mc;
+	const struct sym_func *f;
+	uint32_t id;
+};
+
+static int
+pid_ret_site(void *arg, uint64_t off)
+{
+	struct pid_retctx *rc = arg;
+	return pid_site(rc->mc, rc->f, PK_RETURN, off, rc->id, PI_OK) < 0;
+}
+
+/* Why probe kind at offset off of f cannot be placed (pid_insn.h), or PI_OK. */
+static int
+pid_rule(struct pid_matchctx *mc, const struct sym_func *f, int kind, uint64_t off)
+{
+	const uint8_t *code;
+	size_t len, ilen;
+	if (pid_code(mc, f, &code, &len) < 0)
+		return PI_UNDECODABLE;
+	if (kind == PK_ENTRY)
+		return pid_insn_check(code, len, &ilen);
+	if (kind == PK_OFFSET)
+		return f->sf_size ? pid_insn_at(code, len, off) : PI_UNDECODABLE;
+	if (!f->sf_size)
+		return PI_UNDECODABLE;	/* where its rets are is unknown */
+	return pid_insn_rets(code, len, NULL, NULL);
+}
+
+/* Probe kind of f was left out for rule: counted once, for the notice. */
+static int
+pid_leave_out(struct pid_matchctx *mc, const struct sym_func *f, int kind, uint64_t off, int rule,
+    const char *name)
+{
+	struct pid_state *st = prov_state_get(mc->r, &prov_pid_ops, sizeof(*st));
+	if (!st)
+		return -1;
+	if (!mc->nleft++) {
+		mc->leftrule = rule;
+		snprintf(mc->leftname, sizeof(mc->leftname), "%s:%s", f->sf_name, name);
+	}
+	for (int i = 0; i < st->n; i++)
+		if (st->up[i].probe == PID_LEFT_OUT && st->up[i].kind == kind &&
+		    st->up[i].offset == f->sf_offset + off && st->up[i].pid == mc->pid &&
+		    !strcmp(st->up[i].path, f->sf_path))
+			return 0;
+	if (pid_site(mc, f, kind, off, PID_LEFT_OUT, rule) < 0)
+		return -1;
+	st = prov_state(mc->r, &prov_pid_ops);
+	if (!st->nleft[rule]++)
+		snprintf(st->leftex[rule], sizeof(st->leftex[rule]), "%s", f->sf_name);
+	return 0;
+}
+
+/* One probe for function f; kind/offset say where in it.  It is created
+ * only where pid_insn.h allows a uprobe: an entry or offset probe on its
+ * instruction, a return probe on each ret of the function. */
 static int
 pid_make(struct pid_matchctx *mc, const struct sym_func *f, const char *mod, int kind,
     uint64_t off, const char *name)
@@ -166,21 +313,24 @@ pid_make(struct pid_matchctx *mc, const struct sym_func *f, const char *mod, int
 	snprintf(prov, sizeof(prov), "pid%d", mc->pid);
 	struct prov_probe *p = prov_find(mc->r, prov, mod, f->sf_name, name);
 	if (!p) {
-		struct pid_uprobe *u = pid_slot(mc->r);
-		if (!u)
-			return -1;
+		int rule = pid_rule(mc, f, kind, off);
+		if (rule != PI_OK)
+			return pid_leave_out(mc, f, kind, off, rule, name);
 		if (!(p = prov_add(mc->r, &prov_pid_ops, mod, f->sf_name, name)))
 			return prov_errf(mc->r, "out of memory");
 		snprintf(p->pp_names[0], sizeof(p->pp_names[0]), "%s", prov);
-		if (strlen(f->sf_path) >= sizeof(u->path))
-			return prov_errf(mc->r, "pid provider: path too long: %s", f->sf_path);
-		snprintf(u->path, sizeof(u->path), "%s", f->sf_path);
-		u->offset = f->sf_offset + off;
-		u->probe = p->pp_info.dp_id;
-		u->pid = mc->pid;
-		u->kind = kind;
-		p->pp_param[0] = (uint64_t)((struct pid_state *)prov_state(mc->r, &prov_pid_ops))->n++;
 		prov_set_args(p, kind == PK_RETURN ? 2 : 6, pid_entry_args);
+		uint32_t id = p->pp_info.dp_id;
+		if (kind != PK_RETURN) {
+			if (pid_site(mc, f, kind, off, id, PI_OK) < 0)
+				return -1;
+		} else {
+			const uint8_t *code;
+			size_t len;
+			struct pid_retctx rc = { mc, f, id };
+			if (pid_code(mc, f, &code, &len) < 0 || pid_insn_rets(code, len, pid_ret_site, &rc) != PI_OK)
+				return -1;
+		}
 	}
 	int rc = prov_emit_one(p, mc->pd, mc->cb, mc->arg);
 	if (rc < 0)
@@ -359,6 +509,8 @@ pid_match(struct prov_registry *r, const struct d_probe_desc *pd, d_probe_cb cb,
 			return -1;
 		st->gate_pid = mc.pid;
 		snprintf(st->gate_exe, sizeof(st->gate_exe), "%s", mc.exe);
+		const char *w = strrchr(word, '/') ? strrchr(word, '/') + 1 : word;
+		snprintf(st->gate_word, sizeof(st->gate_word), "%.63s", w);
 		if (standin > 0 && (!modglob || a_out || prov_field_match(modglob, mc.exe)))
 			rc = sym_user_funcs(prov_cfg(r)->sym, standin, mc.exe, funcglob, pid_func_cb, &mc);
 		if (!a_out && rc >= 0 && !mc.failed)
@@ -368,10 +520,15 @@ pid_match(struct prov_registry *r, const struct d_probe_desc *pd, d_probe_cb cb,
 			modglob = mc.exe;
 		rc = sym_user_funcs(prov_cfg(r)->sym, mc.pid, modglob, funcglob, pid_func_cb, &mc);
 	}
+	pid_unmap(&mc);
 	if (mc.failed)
 		return -1;
 	if (rc < 0)
 		return prov_errf(r, "failed to grab pid %d: cannot read its mappings", mc.pid);
+	if (!mc.n && mc.nleft)
+		return prov_errf(r, "pid provider: probe %s%s left out: %s are never probed (see "
+		    "INSTRUCTIONS NEVER PROBED in pmctrace(1))", mc.leftname, mc.nleft > 1 ?
+		    " and the others matched" : "", pid_insn_rules[mc.leftrule].what);
 	return mc.n;
 }
 
@@ -669,8 +826,8 @@ pid_batch(struct pid_batchctx *bc, int *idx, int n)
 			rc = prov_errf(r, "pid provider: cannot probe %s: its path has white space", u->path);
 			break;
 		}
-		int len = snprintf(line, sizeof(line), "%c:%s/%s %s:0x%llx id=\\%d:u32\n",
-		    bc->ret ? 'r' : 'p', grp, ev, u->path, (unsigned long long)u->offset, idx[i]);
+		int len = snprintf(line, sizeof(line), "p:%s/%s %s:0x%llx id=\\%d:u32\n",
+		    grp, ev, u->path, (unsigned long long)u->offset, idx[i]);
 		if (write(fd, line, (size_t)len) == len) {
 			int tmp = idx[nput];
 			idx[nput++] = idx[i];
@@ -718,7 +875,7 @@ pid_enable_batches(struct prov_registry *r, struct smp_session *s, const char *d
 		int n = 0;
 		for (int i = 0; i < st->n; i++)
 			if (st->up[i].pid == pid && (st->up[i].kind == PK_RETURN) == ret &&
-			    prov_is_enabled(r, st->up[i].probe))
+			    pid_on(r, &st->up[i]))
 				idx[n++] = i;
 		struct pid_batchctx bc = { r, s, dir, tids, ntids, ret,
 		    !ret && prov_wants_ustack(r) ? 8192 : 0 };
@@ -738,10 +895,10 @@ pid_enable_pmu(struct prov_registry *r, struct smp_session *s, int32_t pid, cons
 	struct pid_state *st = prov_state(r, &prov_pid_ops);
 	for (int i = 0; i < st->n; i++) {
 		const struct pid_uprobe *u = &st->up[i];
-		if (u->pid != pid || !prov_is_enabled(r, u->probe))
+		if (u->pid != pid || !pid_on(r, u))
 			continue;
 		for (int t = 0; t < ntids; t++) {
-			struct pid_uprobe_req q = { u->path, u->offset, 0, u->kind == PK_RETURN, PID_REGS,
+			struct pid_uprobe_req q = { u->path, u->offset, 0, 0, PID_REGS,
 			    u->kind != PK_RETURN && prov_wants_ustack(r) ? 8192 : 0, tids[t] };
 			if (pid_add_uprobe_event(r, s, &prov_pid_ops, &q, (uint64_t)i) < 0)
 				return -1;
@@ -836,7 +993,7 @@ pid_enable(struct prov_registry *r, struct smp_session *s)
 		return 0;
 	int nen = 0;
 	for (int i = 0; i < st->n; i++)
-		nen += prov_is_enabled(r, st->up[i].probe) != 0;
+		nen += pid_on(r, &st->up[i]) != 0;
 	if (!nen)
 		return 0;
 	const char *dir = pid_tracefs();
@@ -865,8 +1022,8 @@ pid_enable(struct prov_registry *r, struct smp_session *s)
 		int32_t pid = st->up[i].pid;
 		int seen = 0;
 		for (int j = 0; j < i && !seen; j++)
-			seen = st->up[j].pid == pid && prov_is_enabled(r, st->up[j].probe);
-		if (seen || !prov_is_enabled(r, st->up[i].probe))
+			seen = st->up[j].pid == pid && pid_on(r, &st->up[j]);
+		if (seen || !pid_on(r, &st->up[i]))
 			continue;
 		int nt = pid_threads(pid, tids, PID_MAX_THREADS);
 		rc = dir ? pid_enable_batches(r, s, dir, pid, tids, nt, idx) :
@@ -877,6 +1034,11 @@ pid_enable(struct prov_registry *r, struct smp_session *s)
 	free(idx);
 	if (rc || pid_note_probes(r, s) < 0)
 		return -1;
+	for (int k = 1; k < PI_NRULES; k++)
+		if (st->nleft[k])
+			prov_notice(r, "%d pid probe%s left out: %s (%s%s; see INSTRUCTIONS NEVER PROBED "
+			    "in pmctrace(1))", st->nleft[k], st->nleft[k] > 1 ? "s" : "",
+			    pid_insn_rules[k].what, st->leftex[k], st->nleft[k] > 1 ? " and others" : "");
 	if (st->nrefused)
 		prov_notice(r, "%d pid probe%s could not be placed (the kernel's uprobes "
 		    "refuse the first instruction of %s%s)", st->nrefused, st->nrefused > 1 ? "s" : "",
@@ -894,11 +1056,11 @@ static void
 pid_exec_seen(struct pid_state *st, const struct smp_record *rec)
 {
 	char path[256];
-	if (!rec->raw || rec->pid != st->gate_pid)
+	if (!rec->raw || rec->pid != st->gate_pid || !st->gate_execs++)
 		return;
 	prov_tp_str(prov_tp_field(&st->exec_tp, "filename"), rec->raw, rec->raw_size, path, sizeof(path));
 	const char *b = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-	if (!strcmp(b, st->gate_exe))
+	if (!strcmp(b, st->gate_exe) || !strcmp(b, st->gate_word))
 		st->gate_open = 1;
 }
 
@@ -947,7 +1109,7 @@ pid_decode(struct prov_registry *r, const struct smp_record *rec, uint64_t cooki
 	f.df_probe = u->probe;
 	f.df_uregs_ip = pid_sample_reg(rec, PID_REGS, PR_IP);
 	if (u->kind == PK_RETURN) {
-		f.df_args[0] = f.df_uregs_ip;
+		f.df_args[0] = u->retoff;
 		f.df_args[1] = pid_sample_reg(rec, PID_REGS, PR_AX);
 		f.df_nargs = 2;
 	} else {
