@@ -61,6 +61,24 @@ refused evex_store:3 "offsets inside an instruction"
 diff bare traced6 >/dev/null || { diff bare traced6; fail "evex_store:6 changed the program"; }
 [ $has512 = 1 ] && expect_eq "evex_store:6 firings" 3 "$(awk 'NF == 1 { print $1 }' out6)"
 
+# glibc's __strchr_evex (named only with libc's full symbol table, from
+# libc6-dbg): its first instruction is EVEX on every CPU, so its entry probe
+# is refused by name, and a glob over strchr's variants leaves it out while
+# sh -c 'exec /bin/echo hello world' still prints hello world.
+"$PMCTRACE" -l -n 'pid$target:libc.so.6:__strchr_sse2:entry' -c true >elist 2>&1
+if grep -q "__strchr_sse2 *entry" elist; then
+	"$PMCTRACE" -q -n 'pid$target:libc.so.6:__strchr_evex:entry { @ = count(); }' -c "/bin/echo hello world" >eout 2>eerr
+	expect_eq "exit status for __strchr_evex:entry" 1 "$?"
+	expect_grep "pid provider: probe __strchr_evex:entry left out: EVEX-encoded (AVX-512) instructions are never probed" eerr
+	expect_eq "__strchr_evex:entry ran nothing" "" "$(cat eout)"
+	"$PMCTRACE" -q -n 'pid$target:libc.so.6:__strchr*:entry { @ = count(); }' -c "sh -c 'exec /bin/echo hello world'" >eout 2>eerr ||
+	    { cat eerr; fail "strchr glob"; }
+	expect_eq "hello world" "hello world" "$(head -n 1 eout)"
+	expect_grep "^pmctrace: [0-9]* pid probes* left out: EVEX-encoded (AVX-512) instructions (__strchr" eerr
+else
+	echo "libc has no __strchr_evex symbol here (libc6-dbg): that part is not run"
+fi
+
 # For information: raw uprobes (no pmctrace) on the refused entries of our
 # own copy, to show whether this kernel still executes them wrongly.
 ev=/sys/kernel/tracing/uprobe_events
