@@ -790,9 +790,10 @@ pid_batch_open(struct pid_batchctx *bc, const char *grp, const char *ev)
 		if (err == -ESRCH)
 			continue;	/* a thread that has just exited */
 		/* the first open registers the uprobes: a probe it cannot place
-		 * fails it (ENOTSUPP for an instruction uprobes cannot step) */
+		 * fails it (ENOTSUPP for an instruction uprobes cannot step,
+		 * ENOEXEC for one the kernel's decoder does not know) */
 		if (!opened && (err == -524 || err == -EINVAL || err == -EOPNOTSUPP || err == -ENOENT ||
-		    err == -EFAULT))
+		    err == -ENOEXEC || err == -EFAULT))
 			return 1;
 		return prov_errf(r, "%s", smp_errmsg(bc->s));
 	}
