@@ -132,6 +132,8 @@ struct pid_matchctx {
 	int32_t pid;
 	char exe[64];			/* the basename a.out stands for */
 	char skipmod[64];		/* -c: our own image in the waiting child */
+	char (*needed)[64];		/* -c: the modules the command loads, */
+	int nneeded;			/* or -1: every module the child maps */
 	d_probe_cb cb;
 	void *arg;
 	int n;
@@ -351,6 +353,13 @@ pid_func_cb(void *arg, const struct sym_func *f)
 	int rc = 0;
 	if (mc->skipmod[0] && !strcmp(f->sf_module, mc->skipmod))
 		return 0;
+	if (mc->needed && mc->nneeded >= 0 && strcmp(mod, "a.out") && strcmp(f->sf_module, mc->exe)) {
+		int i = 0;
+		while (i < mc->nneeded && strcmp(mc->needed[i], f->sf_module))
+			i++;
+		if (i == mc->nneeded)
+			return 0;	/* ours, not the command's */
+	}
 	/* gcc's .cold parts are jumped to, never called: no entry, no return */
 	if (strstr(f->sf_name, ".cold"))
 		return 0;
@@ -511,6 +520,9 @@ pid_match(struct prov_registry *r, const struct d_probe_desc *pd, d_probe_cb cb,
 		snprintf(st->gate_exe, sizeof(st->gate_exe), "%s", mc.exe);
 		const char *w = strrchr(word, '/') ? strrchr(word, '/') + 1 : word;
 		snprintf(st->gate_word, sizeof(st->gate_word), "%.63s", w);
+		char needed[64][64];
+		mc.needed = needed;
+		mc.nneeded = pid_needed_modules(mc.pid, path, needed, 64);
 		if (standin > 0 && (!modglob || a_out || prov_field_match(modglob, mc.exe)))
 			rc = sym_user_funcs(prov_cfg(r)->sym, standin, mc.exe, funcglob, pid_func_cb, &mc);
 		if (!a_out && rc >= 0 && !mc.failed)

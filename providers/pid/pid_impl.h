@@ -19,6 +19,11 @@ int pid_target_program(int32_t pid, char *path, size_t len, char *self, size_t s
 /* prov_remove_leftovers' part: the pid provider's trace events. */
 void pid_remove_leftovers(int32_t owner);
 
+/* -c: the modules (file basenames) of pid's mappings that the ELF program
+ * at path will load (its DT_NEEDED closure, by DT_SONAME, and its
+ * interpreter), in mods[0..n); n, or -1 if path is no ELF file. */
+int pid_needed_modules(int32_t pid, const char *path, char (*mods)[64], int max);
+
 struct pid_uprobe_req {
 	const char *path;	/* must live until the session starts */
 	uint64_t offset;	/* file offset of the instruction */
