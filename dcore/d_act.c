@@ -140,6 +140,73 @@ d_act_freopen(struct d_vm *vm, const struct d_actsite *as, const void **args)
 	return DF_NONE;
 }
 
+/* printa(), trunc(), clear(), normalize(), denormalize(). */
+static void
+d_act_agg(struct d_vm *vm, const struct d_actsite *as, uint64_t *r)
+{
+	struct d_hdl *dh = vm->vm_dh;
+
+	switch (as->as_func) {
+	case F_PRINTA:
+		if (dh->dh_opt[O_OFORMAT] == DOUT_JSON) {
+			struct dout_opts o;
+			d_dout_opts(dh, &o);
+			dout_printa(dh->dh_out, &o, &dh->dh_fctx, as->as_aggs, as->as_naggs);
+		} else {
+			dagg_printa(vm->vm_out, &dh->dh_fctx, as->as_fmt, as->as_aggs, as->as_naggs);
+		}
+		break;
+	case F_TRUNC:
+		dagg_trunc(as->as_aggs[0], as->as_nargs ? (int64_t)r[0] : DAGG_TRUNC_ALL);
+		break;
+	case F_CLEAR:
+		dagg_clear(as->as_aggs[0]);
+		break;
+	case F_NORMALIZE:
+		dagg_normalize(as->as_aggs[0], (int64_t)r[0]);
+		break;
+	case F_DENORMALIZE:
+		dagg_denormalize(as->as_aggs[0]);
+		break;
+	}
+}
+
+/* The destructive actions (-w), and those not possible in user space. */
+static int
+d_act_destructive(struct d_vm *vm, const struct d_actsite *as, uint64_t *r,
+    const void **args)
+{
+	struct d_hdl *dh = vm->vm_dh;
+
+	switch (as->as_func) {
+	case F_SYSTEM:
+		return d_act_system(vm, as, args);
+	case F_RAISE:
+		kill(vm->vm_f->df_pid, (int)r[0]);
+		break;
+	case F_STOP:
+		kill(vm->vm_f->df_pid, SIGSTOP);
+		break;
+	case F_CHILL: {
+		struct timespec ts = { (time_t)(r[0] / 1000000000ULL), (long)(r[0] % 1000000000ULL) };
+		if (r[0] > 500000000ULL)
+			return DF_ILLOP;	/* DTrace refuses to chill that long */
+		nanosleep(&ts, NULL);
+		break;
+	}
+	case F_FREOPEN:
+		return d_act_freopen(vm, as, args);
+	case F_FTRUNCATE:
+		fflush(dh->dh_out);
+		if (ftruncate(fileno(dh->dh_out), 0) == 0)
+			rewind(dh->dh_out);
+		break;
+	default:
+		return DF_ILLOP;	/* breakpoint(), panic(): not in user space */
+	}
+	return DF_NONE;
+}
+
 int
 d_act_exec(struct d_vm *vm, const struct d_actsite *as, uint64_t *r)
 {
@@ -182,26 +249,9 @@ d_act_exec(struct d_vm *vm, const struct d_actsite *as, uint64_t *r)
 			dh->dh_exitcode = (int)r[0];
 		}
 		break;
-	case F_PRINTA:
-		if (dh->dh_opt[O_OFORMAT] == DOUT_JSON) {
-			struct dout_opts o;
-			d_dout_opts(dh, &o);
-			dout_printa(dh->dh_out, &o, &dh->dh_fctx, as->as_aggs, as->as_naggs);
-		} else {
-			dagg_printa(vm->vm_out, &dh->dh_fctx, as->as_fmt, as->as_aggs, as->as_naggs);
-		}
-		break;
-	case F_TRUNC:
-		dagg_trunc(as->as_aggs[0], as->as_nargs ? (int64_t)r[0] : DAGG_TRUNC_ALL);
-		break;
-	case F_CLEAR:
-		dagg_clear(as->as_aggs[0]);
-		break;
-	case F_NORMALIZE:
-		dagg_normalize(as->as_aggs[0], (int64_t)r[0]);
-		break;
+	case F_PRINTA: case F_TRUNC: case F_CLEAR: case F_NORMALIZE:
 	case F_DENORMALIZE:
-		dagg_denormalize(as->as_aggs[0]);
+		d_act_agg(vm, as, r);
 		break;
 	case F_SETOPT:
 		if (d_opt_set(dh, as->as_str, as->as_vd[0].dv_tname) != 0)
@@ -226,30 +276,8 @@ d_act_exec(struct d_vm *vm, const struct d_actsite *as, uint64_t *r)
 			return DF_ILLOP;
 		dspec_discard(dh->dh_spec, (uint32_t)r[0]);
 		break;
-	case F_SYSTEM:
-		return d_act_system(vm, as, args);
-	case F_RAISE:
-		kill(vm->vm_f->df_pid, (int)r[0]);
-		break;
-	case F_STOP:
-		kill(vm->vm_f->df_pid, SIGSTOP);
-		break;
-	case F_CHILL: {
-		struct timespec ts = { (time_t)(r[0] / 1000000000ULL), (long)(r[0] % 1000000000ULL) };
-		if (r[0] > 500000000ULL)
-			return DF_ILLOP;	/* DTrace refuses to chill that long */
-		nanosleep(&ts, NULL);
-		break;
-	}
-	case F_FREOPEN:
-		return d_act_freopen(vm, as, args);
-	case F_FTRUNCATE:
-		fflush(dh->dh_out);
-		if (ftruncate(fileno(dh->dh_out), 0) == 0)
-			rewind(dh->dh_out);
-		break;
 	default:
-		return DF_ILLOP;	/* breakpoint(), panic(): not in user space */
+		return d_act_destructive(vm, as, r, args);
 	}
 	return DF_NONE;
 }

@@ -476,11 +476,11 @@ s_strtok(struct d_vm *vm, uint64_t *r, uint64_t *out)
 	return 0;
 }
 
-int
-d_subr_call(struct d_vm *vm, int func, uint64_t *r, int nargs, uint64_t *out)
+/* The string subroutines: s is the first argument as a string. */
+static int
+s_strsubr(struct d_vm *vm, int func, uint64_t *r, int nargs, uint64_t *out)
 {
 	size_t max = strsz(vm);
-	int fault = 0;
 	const char *s = sarg(r[0]);
 	switch (func) {
 	case D_SUBR_STRINGOF:
@@ -521,9 +521,17 @@ d_subr_call(struct d_vm *vm, int func, uint64_t *r, int nargs, uint64_t *out)
 			return DF_ILLOP;
 		*out = (uint64_t)s_strtoll(s, nargs > 1 ? (int)r[1] : 10, max);
 		return 0;
-	case F_RAND:
-		*out = s_rand(vm);
-		return 0;
+	default:
+		return DF_ILLOP;
+	}
+}
+
+/* The subroutines that copy or hand out memory. */
+static int
+s_memsubr(struct d_vm *vm, int func, uint64_t *r, uint64_t *out)
+{
+	int fault = 0;
+	switch (func) {
 	case F_COPYIN: {
 		char *d = d_vm_scratch(vm, (size_t)r[1] ? (size_t)r[1] : 1);
 		if (!d || r[1] > (uint64_t)vm->vm_scratch_size)
@@ -538,24 +546,6 @@ d_subr_call(struct d_vm *vm, int func, uint64_t *r, int nargs, uint64_t *out)
 			return DF_BADADDR;
 		}
 		return s_uread(vm, r[0], (void *)(uintptr_t)r[2], (size_t)r[1]);
-	case F_PROGENYOF:
-		*out = (uint64_t)s_progenyof(vm, (int32_t)r[0]);
-		return 0;
-	case F_HTONS: case F_NTOHS:
-		*out = htons((uint16_t)r[0]);
-		return 0;
-	case F_HTONL: case F_NTOHL:
-		*out = htonl((uint32_t)r[0]);
-		return 0;
-	case F_HTONLL: case F_NTOHLL:
-		*out = __builtin_bswap64(r[0]);
-		return 0;
-	case F_INET_NTOA:
-		return s_inet(vm, AF_INET, r[0], out);
-	case F_INET_NTOA6:
-		return s_inet(vm, AF_INET6, r[0], out);
-	case F_INET_NTOP:
-		return s_inet(vm, (int)r[0] == 26 ? AF_INET6 : (int)r[0], r[1], out);
 	case F_ALLOCA: {
 		if (r[0] > (uint64_t)vm->vm_scratch_size)
 			return DF_NOSCRATCH;
@@ -577,6 +567,44 @@ d_subr_call(struct d_vm *vm, int func, uint64_t *r, int nargs, uint64_t *out)
 		}
 		memmove((void *)(uintptr_t)r[1], (const void *)(uintptr_t)r[0], (size_t)r[2]);
 		return 0;
+	default:
+		return DF_ILLOP;
+	}
+}
+
+int
+d_subr_call(struct d_vm *vm, int func, uint64_t *r, int nargs, uint64_t *out)
+{
+	switch (func) {
+	case D_SUBR_STRINGOF: case F_STRLEN: case F_INDEX: case F_RINDEX:
+	case F_STRCHR: case F_STRRCHR: case F_STRSTR: case F_STRTOK:
+	case F_STRJOIN: case F_SUBSTR: case F_LLTOSTR: case F_BASENAME:
+	case F_DIRNAME: case F_CLEANPATH: case F_TOUPPER: case F_TOLOWER:
+	case F_COPYINSTR: case F_STRTOLL:
+		return s_strsubr(vm, func, r, nargs, out);
+	case F_COPYIN: case F_COPYINTO: case F_ALLOCA: case F_BCOPY:
+		return s_memsubr(vm, func, r, out);
+	case F_RAND:
+		*out = s_rand(vm);
+		return 0;
+	case F_PROGENYOF:
+		*out = (uint64_t)s_progenyof(vm, (int32_t)r[0]);
+		return 0;
+	case F_HTONS: case F_NTOHS:
+		*out = htons((uint16_t)r[0]);
+		return 0;
+	case F_HTONL: case F_NTOHL:
+		*out = htonl((uint32_t)r[0]);
+		return 0;
+	case F_HTONLL: case F_NTOHLL:
+		*out = __builtin_bswap64(r[0]);
+		return 0;
+	case F_INET_NTOA:
+		return s_inet(vm, AF_INET, r[0], out);
+	case F_INET_NTOA6:
+		return s_inet(vm, AF_INET6, r[0], out);
+	case F_INET_NTOP:
+		return s_inet(vm, (int)r[0] == 26 ? AF_INET6 : (int)r[0], r[1], out);
 	case F_SPECULATION:
 		*out = dspec_speculation(vm->vm_dh->dh_spec);
 		return 0;
