@@ -157,10 +157,19 @@ d_func_name(int id)
 /* ---- variables ---------------------------------------------------------- */
 
 /* kind 0: any program-scope name (global, assoc, inline, enum). */
+static uint32_t
+d_var_hash(const char *name)
+{
+	uint32_t h = 2166136261u;	/* FNV-1a */
+	for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+		h = (h ^ *p) * 16777619u;
+	return h % D_VARHASH;
+}
+
 struct d_var *
 d_var_lookup(struct d_hdl *dh, int kind, const char *name)
 {
-	for (struct d_var *v = dh->dh_vars; v; v = v->dv_next) {
+	for (struct d_var *v = dh->dh_varhash[d_var_hash(name)]; v; v = v->dv_hnext) {
 		if (strcmp(v->dv_name, name) != 0)
 			continue;
 		if (kind == 0 ? (v->dv_kind != DV_TLS && v->dv_kind != DV_LOCAL) : v->dv_kind == kind)
@@ -179,6 +188,9 @@ d_var_create(struct d_hdl *dh, int kind, const char *name)
 	v->dv_nkeys = kind == DV_ASSOC ? -1 : 0;
 	v->dv_next = dh->dh_vars;
 	dh->dh_vars = v;
+	uint32_t h = d_var_hash(name);
+	v->dv_hnext = dh->dh_varhash[h];
+	dh->dh_varhash[h] = v;
 	return v;
 }
 

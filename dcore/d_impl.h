@@ -181,6 +181,7 @@ struct d_lex {
 	int lx_ctx;		/* enum d_lexctx */
 	int lx_parens;		/* nesting inside a predicate */
 	int lx_depth;		/* parser recursion depth */
+	int lx_ddepth;		/* parenthesised declarators open */
 	bool lx_bol;		/* at the beginning of a line */
 	bool lx_prescan;	/* d_lex_prescan: only apply #pragma D option */
 	bool lx_optsdone;	/* options already applied by d_lex_prescan */
@@ -287,6 +288,7 @@ struct d_var {
 	int64_t dv_ival;	/* DV_ENUM */
 	bool dv_declared;
 	struct d_var *dv_next;
+	struct d_var *dv_hnext;		/* dh_varhash chain, newest first too */
 };
 
 struct d_agginfo {
@@ -543,6 +545,7 @@ void d_vm_outstart(struct d_vm *vm);
 /* ---- the handle ---------------------------------------------------------- */
 
 #define D_ERRCPUS	1024
+#define D_VARHASH	4096	/* dh_varhash buckets */
 #define D_MAXDEPTH	1000	/* expression nesting the compiler accepts */	/* faults are counted per CPU below this */
 
 /* A probe description's match, reused for the same text in later clauses. */
@@ -606,6 +609,8 @@ struct d_hdl {
 
 	/* variables */
 	struct d_var *dh_vars;		/* globals, self->, this->, inlines */
+	struct d_var *dh_varhash[D_VARHASH];	/* the same by name: an enum of
+					 * 100k enumerators must not take n^2 */
 	int dh_nvarids;
 	uint32_t dh_gsize, dh_lsize;	/* global / clause-local storage */
 	uint8_t *dh_gdata, *dh_ldata;

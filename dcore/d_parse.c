@@ -61,6 +61,16 @@ static struct d_node *cast_expr(struct d_lex *lx);
 static struct d_type *type_name(struct d_lex *lx);
 static struct d_node *statement(struct d_lex *lx);
 
+/* Every recursion of the parser counts against D_MAXDEPTH, so that no
+ * input can overflow the stack (20,000 nested declarators, 40,000 nested
+ * struct definitions, 300,000 chained casts or assignments). */
+static void
+deeper(struct d_lex *lx, const char *what)
+{
+	if (++lx->lx_depth > D_MAXDEPTH)
+		d_error_at(lx, D_SYNTAX, "%s too deeply nested", what);
+}
+
 /* ---- declarations --------------------------------------------------------- */
 
 static bool
@@ -108,6 +118,7 @@ static void
 sou_members(struct d_lex *lx, struct d_type *t)
 {
 	struct d_member **tail = &t->dt_members;
+	deeper(lx, "struct or union definition is");
 	while (TOK(lx) != '}') {
 		int sc = 0;
 		struct d_type *base = decl_specifiers(lx, &sc);
@@ -152,6 +163,7 @@ sou_members(struct d_lex *lx, struct d_type *t)
 		}
 		checknext(lx, ';');
 	}
+	lx->lx_depth--;
 	d_type_layout(t);
 }
 
@@ -519,7 +531,11 @@ dd_parse(struct d_lex *lx, struct d_dop *ops, int *nops, const char **name,
 	if (TOK(lx) == '(' && (d_lex_peek(lx) == '*' || d_lex_peek(lx) == '(' ||
 	    (d_lex_peek(lx) == T_IDENT && !d_type_lookup(lx->lx_dh, lx->lx_ahead.t_sval)))) {
 		d_lex_next(lx);
+		/* as many parentheses as a declarator may have operators */
+		if (++lx->lx_ddepth > D_MAXDOPS)
+			d_error(lx->lx_dh, D_DECL_IDENT, LINE(lx), "declarator is too complex");
 		dd_parse(lx, inner, &ninner, name, NULL, NULL, abstract);
+		lx->lx_ddepth--;
 		checknext(lx, ')');
 	} else if (TOK(lx) == T_IDENT) {
 		*name = lx->lx_tok.t_sval;
@@ -1039,7 +1055,9 @@ cast_expr(struct d_lex *lx)
 			struct d_node *n = d_node_new(lx->lx_dh, DN_CAST, line);
 			n->dn_ctype = type_name(lx);
 			checknext(lx, ')');
+			deeper(lx, "expression is");
 			n->dn_l = cast_expr(lx);
+			lx->lx_depth--;
 			check_depth(lx, n, n->dn_l, NULL);
 			return n;
 		}
@@ -1095,9 +1113,11 @@ cond_expr(struct d_lex *lx)
 	d_lex_next(lx);
 	struct d_node *n = d_node_new(lx->lx_dh, DN_OP3, line);
 	n->dn_x = c;
+	deeper(lx, "expression is");
 	n->dn_l = expr(lx);
 	checknext(lx, ':');
 	n->dn_r = cond_expr(lx);
+	lx->lx_depth--;
 	check_depth(lx, n, c, n->dn_l->dn_depth > n->dn_r->dn_depth ? n->dn_l : n->dn_r);
 	return n;
 }
@@ -1124,7 +1144,10 @@ assign_expr(struct d_lex *lx)
 		return l;
 	int op = TOK(lx), line = LINE(lx);
 	d_lex_next(lx);
-	return mknode2(lx, DN_ASSIGN, op, l, assign_expr(lx), line);
+	deeper(lx, "expression is");
+	struct d_node *r = assign_expr(lx);
+	lx->lx_depth--;
+	return mknode2(lx, DN_ASSIGN, op, l, r, line);
 }
 
 /* expr := assign_expr {',' assign_expr} */
