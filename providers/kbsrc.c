@@ -19,6 +19,7 @@
 
 #include "bpf/kbpf.h"
 #include "providers/kbsrc.h"
+#include "symbolizer/symbolizer.h"
 
 #define KB_NKINDS 8
 
@@ -263,20 +264,56 @@ prov_kb_report(struct prov_registry *r, int counters)
 		    strerror((int)-sum.last_read_error));
 }
 
-/* (A no-op for any other event's record.)  The probe's samples are taken inside the BPF program, so their kernel
- * stacks begin with the program (at the sample's ip) and the kernel's
- * bpf_trace_run*() that called it.  Both go: the stack then starts where
- * the traced event happened, as a perf tracepoint's does. */
+/* Frames of the probe's own machinery, whatever else is attached to the
+ * tracepoint: the program (kallsyms' [bpf] module), the kernel's
+ * bpf_trace_run*() and __bpf_trace_*() that call it, the tracepoint's
+ * iterator (__traceiter_*, present while a second probe is attached: a perf
+ * event, bpftrace, another run) and the perf probe it may call first. */
+static int
+kb_machinery(struct sym_session *sym, uint64_t pc)
+{
+	static const char *const pre[] = { "bpf_", "__bpf_", "___bpf_", "__traceiter_",
+	    "perf_trace_", "trace_call_bpf" };
+	char buf[256];
+	const char *fn;
+	if (!sym || sym_kernel(sym, pc, SYM_FUNC, buf, sizeof(buf)) < 0 || !(fn = strchr(buf, '`')))
+		return -1;
+	if (fn - buf == 3 && !memcmp(buf, "bpf", 3))
+		return 1;
+	fn++;
+	for (size_t i = 0; i < sizeof(pre) / sizeof(pre[0]); i++)
+		if (!strncmp(fn, pre[i], strlen(pre[i])))
+			return 1;
+	return 0;
+}
+
+/* The probe's samples are taken inside the BPF program, so their kernel stacks begin with the program (at
+ * the sample's ip) and the machinery that called it, one to four frames
+ * depending on what else traces the same tracepoint.  All of it goes: the
+ * stack then starts at the tracepoint's caller (__schedule for a switch),
+ * where perf's tracepoint events and bpftrace's kstack start it.  Frames
+ * are judged by their kernel symbols (cached), so a replay on the machine
+ * that recorded trims the same; without symbols only the program's frame
+ * and bpf_trace_run*() go.  A perf tracepoint's stack (-x nobpf) starts at
+ * the iterator while a second probe is attached: that frame goes too. */
 void
-prov_kb_trim_stack(const struct smp_record *rec, struct d_firing *f)
+prov_kb_trim_stack(struct prov_registry *r, const struct smp_record *rec, struct d_firing *f)
 {
 	uint32_t i = 0;
-	if (!f->df_nkstack || !rec->spec || !rec->spec->name || strcmp(rec->spec->name, PROV_KB_EVENT))
+	int m, kb = rec->spec && rec->spec->name && !strcmp(rec->spec->name, PROV_KB_EVENT);
+	if (!f->df_nkstack)
 		return;
-	while (i < f->df_nkstack && f->df_kstack[i] - rec->ip + (1u << 20) < (2u << 20))
+	while (kb && i < f->df_nkstack && f->df_kstack[i] == rec->ip)
 		i++;
-	if (i == 0 || i + 1 >= f->df_nkstack)
+	while (i < f->df_nkstack && (m = kb_machinery(prov_cfg(r)->sym, f->df_kstack[i])) != 0) {
+		if (m < 0) {	/* no symbols: the program's caller is bpf_trace_run*() */
+			i += kb && i > 0;
+			break;
+		}
+		i++;
+	}
+	if (i >= f->df_nkstack)
 		return;
-	f->df_kstack += i + 1;
-	f->df_nkstack -= i + 1;
+	f->df_kstack += i;
+	f->df_nkstack -= i;
 }

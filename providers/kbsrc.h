@@ -33,9 +33,11 @@ int prov_kb_add_counters(struct prov_registry *r, struct smp_session *s,
 const char *prov_kb_why(struct prov_registry *r);
 int prov_kb_kind(const struct smp_record *rec);
 void prov_kb_report(struct prov_registry *r, int counters);
-/* After prov_firing_from_sample on one of its records: drop the BPF
- * program's own frames from the kernel stack. */
-void prov_kb_trim_stack(const struct smp_record *rec, struct d_firing *f);
+/* After prov_firing_from_sample on one of its records, or on a perf
+ * tracepoint's sample: drop the BPF program's frames and the tracing
+ * machinery that ran it from the kernel stack, so it starts at the
+ * tracepoint's caller on both paths. */
+void prov_kb_trim_stack(struct prov_registry *r, const struct smp_record *rec, struct d_firing *f);
 
 /* registry.c keeps the one per run; kbsrc.c makes and frees it. */
 struct prov_kb **prov_kb_slot(struct prov_registry *r);

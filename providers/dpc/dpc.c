@@ -206,7 +206,7 @@ dpc_fire(struct prov_registry *r, struct dpc_kind_state *ks, int kind,
 	uint64_t kbuf[128], ubuf[128];
 	struct d_firing f;
 	prov_firing_from_sample(r, rec, &f, kbuf, ubuf, 128);
-	prov_kb_trim_stack(rec, &f);
+	prov_kb_trim_stack(r, rec, &f);
 	f.df_args[0] = iv->pi_start;
 	if (kind == DK_DPC)
 		f.df_args[1] = (uint64_t)(uintptr_t)(iv->pi_id < 10 ? dpc_vec_names[iv->pi_id] : "?");

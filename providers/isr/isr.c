@@ -146,7 +146,7 @@ isr_fire(struct prov_registry *r, struct isr_state *st, const struct smp_record 
 	uint64_t kbuf[128], ubuf[128];
 	struct d_firing f;
 	prov_firing_from_sample(r, rec, &f, kbuf, ubuf, 128);
-	prov_kb_trim_stack(rec, &f);
+	prov_kb_trim_stack(r, rec, &f);
 	f.df_args[0] = iv->pi_start;
 	f.df_args[1] = (uint64_t)(uintptr_t)iv->pi_label;
 	f.df_args[2] = ret;

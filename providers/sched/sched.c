@@ -264,7 +264,8 @@ sched_plan_firing(struct prov_registry *r, struct sched_state *st)
 			if (st->nwake < 4)
 				st->wake[st->nwake++] = sf;
 		}
-	}
+	}	/* a replay too: on-cpu shows the stacks parked at off-cpu */
+	st->park = st->non && (prov_cfg(r)->want_callchains & 3);
 }
 
 static int
@@ -344,7 +345,6 @@ sched_enable(struct prov_registry *r, struct smp_session *s)
 	if (!st)
 		return -1;
 	sched_plan_firing(r, st);
-	st->park = st->non && (prov_cfg(r)->want_callchains & 3);
 	if (!st->noff && !st->non && !st->nwake)
 		return 0;
 	int rc = sched_enable_kb(r, s, st);
@@ -622,7 +622,7 @@ sched_fire_switch(struct prov_registry *r, struct sched_state *st,
 	struct sched_proc *next = &two.next, *prev = &two.prev;
 	struct d_firing f;
 	prov_firing_from_sample(r, rec, &f, kbuf, ubuf, 128);
-	prov_kb_trim_stack(rec, &f);
+	prov_kb_trim_stack(r, rec, &f);
 	/* A task's last switch, as it exits, is sampled after its pid is
 	 * unhashed (the sample says pid 0): the payload still names it. */
 	if (sw->prev_pid >= 0) {
@@ -765,7 +765,7 @@ sched_fire_wakeup(struct prov_registry *r, struct sched_state *st, const struct 
 	struct sched_proc woken;
 	struct d_firing f;
 	prov_firing_from_sample(r, rec, &f, kbuf, ubuf, 128);
-	prov_kb_trim_stack(rec, &f);
+	prov_kb_trim_stack(r, rec, &f);
 	sched_proc_fill(&woken, pid, tid, comm, (uint32_t)target);
 	f.df_mem = &woken;
 	f.df_memlen = sizeof(woken);

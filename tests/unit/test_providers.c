@@ -1,8 +1,9 @@
 /*
  * test_providers.c — the probe registry and the providers' decoding,
  * driven without a live session: catalog matching, probe naming and
- * periods, callchain splitting, tracepoint formats, and the sched
- * provider's counter deltas from synthetic group reads.
+ * periods, callchain splitting, tracepoint formats, the sched
+ * provider's counter deltas from synthetic group reads, and where the
+ * in-kernel probe's kernel stacks start.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -10,7 +11,9 @@
 
 #include "pmu/pmu.h"
 #include "providers/pmcpair.h"
+#include "providers/kbsrc.h"
 #include "providers/tpbacked.h"
+#include "symbolizer/symbolizer.h"
 #include "tests/unit/cu.h"
 
 struct collect {
@@ -242,6 +245,75 @@ test_isr_dpc_sched_listed(void)
 	prov_close(r);
 }
 
+/* A made-up kernel: the probe's stacks lose the program and the tracing
+ * machinery (however many frames of it), a perf tracepoint's stack only
+ * the machinery; without symbols only the program and its caller go. */
+static void
+test_kb_trim_stack(void)
+{
+	char ks[] = "/tmp/pmct_kallsymsXXXXXX";
+	int fd = mkstemp(ks);
+	CU_ASSERT_FATAL(fd >= 0);
+	static const char text[] =
+	    "ffffffff81000000 T _stext\n"
+	    "ffffffff81000100 T __schedule\n"
+	    "ffffffff81000200 T schedule\n"
+	    "ffffffff81000300 T bpf_trace_run4\n"
+	    "ffffffff81000400 T __traceiter_sched_switch\n"
+	    "ffffffff81000500 T perf_trace_sched_switch\n"
+	    "ffffffff81000600 T _etext\n"
+	    "ffffffffc0001000 t bpf_prog_0123_kb_switch\t[bpf]\n";
+	CU_ASSERT_EQUAL_FATAL(write(fd, text, sizeof(text) - 1), (ssize_t)sizeof(text) - 1);
+	close(fd);
+	struct sym_session *sym = sym_open(NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(sym);
+	sym_setopt(sym, "kallsyms", ks);
+	sym_setopt(sym, "modules", "/nonexistent");
+	struct prov_config cfg = { .sym = sym, .want_callchains = 1 };
+	int err = 0;
+	struct prov_registry *r = prov_open(&cfg, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	struct smp_event_spec kb = { .name = PROV_KB_EVENT }, tp = { .name = "sched:sched_switch" };
+	struct smp_record rec = { .spec = &kb, .ip = 0xffffffffc0001010 };
+	uint64_t alone[] = { 0xffffffffc0001010, 0xffffffff81000310, 0xffffffff81000120, 0xffffffff81000210 };
+	uint64_t shared[] = { 0xffffffffc0001010, 0xffffffff81000310, 0xffffffff81000410,
+	    0xffffffff81000120, 0xffffffff81000210 };
+	struct d_firing f = { .df_kstack = alone, .df_nkstack = 4 };
+	prov_kb_trim_stack(r, &rec, &f);
+	CU_ASSERT_EQUAL(f.df_nkstack, 2);
+	CU_ASSERT_EQUAL(f.df_kstack[0], 0xffffffff81000120);
+	f = (struct d_firing){ .df_kstack = shared, .df_nkstack = 5 };
+	prov_kb_trim_stack(r, &rec, &f);
+	CU_ASSERT_EQUAL(f.df_nkstack, 2);
+	CU_ASSERT_EQUAL(f.df_kstack[0], 0xffffffff81000120);
+	/* the perf path: its ip is the first frame, which stays unless machinery */
+	rec = (struct smp_record){ .spec = &tp, .ip = 0xffffffff81000410 };
+	f = (struct d_firing){ .df_kstack = shared + 2, .df_nkstack = 3 };
+	prov_kb_trim_stack(r, &rec, &f);
+	CU_ASSERT_EQUAL(f.df_nkstack, 2);
+	rec.ip = 0xffffffff81000120;
+	f = (struct d_firing){ .df_kstack = shared + 3, .df_nkstack = 2 };
+	prov_kb_trim_stack(r, &rec, &f);
+	CU_ASSERT_EQUAL(f.df_nkstack, 2);
+	/* all machinery: left whole rather than emptied */
+	rec = (struct smp_record){ .spec = &kb, .ip = 0xffffffffc0001010 };
+	f = (struct d_firing){ .df_kstack = shared, .df_nkstack = 3 };
+	prov_kb_trim_stack(r, &rec, &f);
+	CU_ASSERT_EQUAL(f.df_nkstack, 3);
+	prov_close(r);
+	sym_close(sym);
+	/* no kernel symbols (kallsyms unreadable) */
+	cfg.sym = NULL;
+	r = prov_open(&cfg, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	f = (struct d_firing){ .df_kstack = alone, .df_nkstack = 4 };
+	prov_kb_trim_stack(r, &rec, &f);
+	CU_ASSERT_EQUAL(f.df_nkstack, 2);
+	CU_ASSERT_EQUAL(f.df_kstack[0], 0xffffffff81000120);
+	prov_close(r);
+	unlink(ks);
+}
+
 static const struct cu_test tests[] = {
 	{ "dtrace probe ids", test_dtrace_ids },
 	{ "profile names and periods", test_profile_names },
@@ -251,6 +323,7 @@ static const struct cu_test tests[] = {
 	{ "tracepoint format", test_tracepoint_format },
 	{ "data_loc strings", test_dataloc_string },
 	{ "isr, dpc and sched probes", test_isr_dpc_sched_listed },
+	{ "in-kernel probe's stacks", test_kb_trim_stack },
 	{ NULL, NULL },
 };
 
