@@ -63,6 +63,7 @@ struct dfmt {
 	char *f_text;			/* owned copy of the format */
 	struct dfmt_piece *f_pieces;
 	int f_npieces;
+	int f_cap;			/* pieces allocated: grows by doubling */
 	int f_nargs;			/* value arguments consumed */
 	int f_naggs;			/* %@ conversions */
 	int f_flags;

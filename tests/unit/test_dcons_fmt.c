@@ -548,7 +548,33 @@ test_vsize(void)
 	CU_ASSERT_EQUAL(dfmt_trace(NULL, &noctx, &vstr, ""), -EINVAL);
 }
 
+/* A 1 MB format of text and %% (~350k pieces): the piece array grew by
+ * one, copying it each time (over a minute under ASan); now by doubling. */
+static void
+test_huge_format(void)
+{
+	size_t n = 350000;
+	char *fmt = malloc(n * 3 + 1), err[256];
+	for (size_t i = 0; i < n; i++)
+		memcpy(fmt + 3 * i, "a%%", 3);
+	fmt[3 * n] = '\0';
+	const char *tag = NULL;
+	int e = 0;
+	struct timespec a, b;
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	dfmt_t *f = dfmt_parse("printf", fmt, DFMT_EXACT, NULL, 0, err, sizeof(err), &tag, &e);
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	double secs = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9;
+	CU_ASSERT_PTR_NOT_NULL(f);
+	if (secs >= 5)
+		fprintf(stderr, "\na 1 MB format took %.1f s to parse\n", secs);
+	CU_ASSERT(secs < 5);
+	dfmt_free(f);
+	free(fmt);
+}
+
 static const struct cu_test tests[] = {
+	{ "a 1 MB format parses in linear time", test_huge_format },
 	{ "integer conversions", test_integers },
 	{ "strings and chars", test_strings_chars },
 	{ "dynamic width and precision", test_dynamic_width },
