@@ -16,6 +16,11 @@
 
 #include "cli/cli_impl.h"
 
+/* Set by main()'s SIGINT handler; read by the run loop and while cpp
+ * runs.  Defined in the lowest file that reads it (run.c calls into
+ * this one), so the two files call one way. */
+volatile sig_atomic_t cli_interrupted;
+
 /* A D program is text: anything bigger is a mistake (-s /dev/zero). */
 #define CLI_MAX_SCRIPT (16u << 20)
 

@@ -16,8 +16,6 @@
 
 #include "cli/cli_impl.h"
 
-volatile sig_atomic_t cli_interrupted;
-
 /* Options the cli consumes itself; everything else goes to the engine. */
 static int
 cli_own_option(struct cli_ctx *cx, const char *x)

@@ -679,9 +679,11 @@ smp_file_records(struct smp_session *s, const unsigned char *b, uint64_t *pos, u
 	return 0;
 }
 
-int
-smp_file_poll(struct smp_session *s, smp_record_cb cb, void *arg)
+static void smp_file_close(struct smp_session *s);
+static int
+smp_file_poll(struct smp_session *s, int timeout_ms, smp_record_cb cb, void *arg)
 {
+	(void)timeout_ms;	/* a file never waits */
 	struct smp_file *f = s->f;
 	int64_t delivered = 0;
 	while (!s->eof && delivered == 0) {
@@ -710,10 +712,16 @@ smp_file_poll(struct smp_session *s, smp_record_cb cb, void *arg)
 
 /* ---- opening and accessors ---- */
 
+static const struct smp_backend smp_file_backend = {
+	.sb_poll = smp_file_poll,
+	.sb_close = smp_file_close,
+	.sb_slot_by_cpu = 1,
+};
+
 struct smp_session *
 smp_open_buf(const void *buf, size_t len, int *errp)
 {
-	struct smp_session *s = smp_session_new(0);
+	struct smp_session *s = smp_session_new(&smp_file_backend);
 	int err = -ENOMEM;
 	if (!s || !(s->f = calloc(1, sizeof(*s->f))))
 		goto fail;
@@ -732,7 +740,7 @@ fail:
 	return NULL;
 }
 
-void
+static void
 smp_file_close(struct smp_session *s)
 {
 	struct smp_file *f = s->f;

@@ -25,13 +25,27 @@
 #define SMP_DRAIN_NS 10000000ULL	/* default drain period: 10 ms */
 #define SMP_EPOLL_TARGET 0x80000000u	/* epoll data: a target task's fd */
 
+static int smp_live_poll(struct smp_session *s, int timeout_ms, smp_record_cb cb, void *arg);
+static int smp_live_collect(struct smp_session *s);
+static void smp_live_close(struct smp_session *s);
+static void smp_live_end(struct smp_session *s);
+static void smp_live_write(struct smp_session *s, const struct perf_event_header *h);
+
+static const struct smp_backend smp_live_backend = {
+	.sb_poll = smp_live_poll,
+	.sb_collect = smp_live_collect,
+	.sb_close = smp_live_end,
+	.sb_write = smp_live_write,
+};
+
 struct smp_session *
 smp_open_live(const struct smp_opts *o, int *errp)
 {
 	int cpus[SMP_MAX_CPUS], err = -ENOMEM;
-	struct smp_session *s = smp_session_new(1);
+	struct smp_session *s = smp_session_new(&smp_live_backend);
 	if (!s)
 		goto fail;
+	s->live = 1;
 	if (o)
 		s->opts = *o;
 	if (s->opts.ntarget_pids > 0) {
@@ -525,7 +539,7 @@ smp_has_drops(const struct smp_session *s)
 	return 0;
 }
 
-int
+static int
 smp_live_poll(struct smp_session *s, int timeout_ms, smp_record_cb cb, void *arg)
 {
 	struct epoll_event ev[64];
@@ -629,7 +643,7 @@ smp_collect_cpu(struct smp_session *s, int ci, struct smp_snap *sn)
 }
 
 /* Ring policy: read every ring once, at the end. */
-int
+static int
 smp_live_collect(struct smp_session *s)
 {
 	struct smp_snap sn = { 0 };
@@ -645,7 +659,7 @@ smp_live_collect(struct smp_session *s)
 	return err;
 }
 
-void
+static void
 smp_live_close(struct smp_session *s)
 {
 	int nt = smp_nthreads(s);
@@ -670,6 +684,22 @@ smp_live_close(struct smp_session *s)
 		close(s->epfd);
 	s->epfd = -1;
 	s->started = 0;
+}
+
+/* The session's end: the recording is completed first (it reads the
+ * event table), then the fds and rings go. */
+static void
+smp_live_end(struct smp_session *s)
+{
+	if (s->w)
+		smp_writer_close(s);
+	smp_live_close(s);
+}
+
+static void
+smp_live_write(struct smp_session *s, const struct perf_event_header *h)
+{
+	smp_writer_add(s, h);
 }
 
 int

@@ -53,12 +53,12 @@ smp_open_failed(struct smp_session *s, int err)
 }
 
 struct smp_session *
-smp_session_new(int live)
+smp_session_new(const struct smp_backend *be)
 {
 	struct smp_session *s = calloc(1, sizeof(*s));
 	if (!s)
 		return NULL;
-	s->live = live;
+	s->be = be;
 	s->epfd = -1;
 	s->idpos.sample_pos = s->idpos.trailer_pos = -1;
 	return s;
@@ -299,7 +299,7 @@ smp_queue(struct smp_session *s, int hint, const struct perf_event_header *h)
 	int evidx = smp_record_evidx(s, h, h->size);
 	const struct perf_event_attr *a = smp_attr_of(s, evidx);
 	uint64_t t = smp_record_time(a, h);
-	int slot = s->live ? hint : smp_record_cpu(a, h);
+	int slot = s->be->sb_slot_by_cpu ? smp_record_cpu(a, h) : hint;
 	smp_account(s, slot < 0 ? 0 : slot, h);
 	/* a file pmctrace wrote is already in the order it was delivered */
 	int src = s->fifo ? 0 : rb_merge_fit(&s->merge, hint, t);
@@ -399,7 +399,7 @@ smp_deliver_one(void *arg, int src, uint64_t time, const void *rec, uint32_t len
 	 * session does not know (perf script refuses those), and after what
 	 * the callback added for it (smp_record_process). */
 	if (s->w && (h->type != PERF_RECORD_SAMPLE || evidx >= 0))
-		smp_writer_add(s, h);
+		s->be->sb_write(s, h);
 	return rc;
 }
 
@@ -424,15 +424,13 @@ smp_poll(struct smp_session *s, int timeout_ms, smp_record_cb cb, void *arg)
 {
 	if (!s)
 		return -EINVAL;
-	if (s->live)
-		return smp_live_poll(s, timeout_ms, cb, arg);
-	return smp_file_poll(s, cb, arg);
+	return s->be->sb_poll(s, timeout_ms, cb, arg);
 }
 
 int
 smp_flush(struct smp_session *s, smp_record_cb cb, void *arg)
 {
-	int err = smp_live_collect(s);
+	int err = s->be->sb_collect ? s->be->sb_collect(s) : 0;
 	if (err)
 		return err;
 	int64_t n = smp_emit(s, UINT64_MAX, cb, arg);
@@ -473,12 +471,7 @@ smp_close(struct smp_session *s)
 {
 	if (!s)
 		return;
-	if (s->w)
-		smp_writer_close(s);
-	if (s->live)
-		smp_live_close(s);
-	else
-		smp_file_close(s);
+	s->be->sb_close(s);
 	for (int i = 0; i < s->nev; i++)
 		if (s->ev[i].spec.closed)
 			s->ev[i].spec.closed(s->ev[i].spec.closed_arg);

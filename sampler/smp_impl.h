@@ -56,7 +56,25 @@ struct smp_delta {			/* last value read per counter id */
 struct smp_file;
 struct smp_writer;
 
+/* What differs between a live session and a replayed one, hidden as ae.c
+ * hides its poll backend: live.c and file.c each fill one table, and
+ * session.c calls through it without asking which kind it holds. */
+struct smp_backend {
+	/* Deliver what is ready (live: waiting at most timeout_ms for it). */
+	int (*sb_poll)(struct smp_session *s, int timeout_ms, smp_record_cb cb, void *arg);
+	/* bufpolicy=ring: read every ring once, at the end (NULL: none). */
+	int (*sb_collect)(struct smp_session *s);
+	/* Release what the backend holds: fds, maps, the recording, the file. */
+	void (*sb_close)(struct smp_session *s);
+	/* Write one delivered record into the recording (s->w set). */
+	void (*sb_write)(struct smp_session *s, const struct perf_event_header *h);
+	/* Drops and throttles are counted by the record's CPU (a file),
+	 * not by the ring it came from (live). */
+	int sb_slot_by_cpu;
+};
+
 struct smp_session {
+	const struct smp_backend *be;
 	int live;
 	struct smp_opts opts;
 	int32_t *pids;
@@ -86,7 +104,7 @@ struct smp_session {
 /* session.c */
 int smp_err(struct smp_session *s, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-struct smp_session *smp_session_new(int live);
+struct smp_session *smp_session_new(const struct smp_backend *be);
 int smp_event_new(struct smp_session *s, const struct smp_event_spec *spec, const char *name);
 int smp_evt_add_id(struct smp_session *s, int evidx, uint64_t id);
 int smp_idmap_put(struct smp_idmap *m, uint64_t key, int val);
@@ -100,11 +118,6 @@ int smp_emit_oldest(struct smp_session *s, smp_record_cb cb, void *arg);
 void smp_open_failed(struct smp_session *s, int err);	/* keeps the message, closes s */
 void smp_open_failed_msg(const char *msg);
 void smp_count_drop(struct smp_session *s, int cpu, uint64_t n);
-void smp_live_close(struct smp_session *s);
-void smp_file_close(struct smp_session *s);
-int smp_live_poll(struct smp_session *s, int timeout_ms, smp_record_cb cb, void *arg);
-int smp_live_collect(struct smp_session *s);
-int smp_file_poll(struct smp_session *s, smp_record_cb cb, void *arg);
 
 /* decode.c — rec/len is one whole record; attr may be NULL for records of
  * an unknown event (then only the header is filled). */
