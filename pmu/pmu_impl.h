@@ -70,6 +70,9 @@ struct pmu_ctx {
 void pmu_logf(struct pmu_ctx *p, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 int pmu_read_line(const char *path, char *buf, size_t len);
+/* The message for a caller's err buffer (NULL or 0: none wanted); pmu_plan.c. */
+void pmu_errf(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 const struct hwdb_budget *pmu_hwdb_find(const char *id);
 void pmu_budget_from_hwdb(const struct hwdb_budget *hb, int smt,
     struct pmu_budget *b);

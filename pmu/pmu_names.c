@@ -93,21 +93,6 @@ static const char *const pmu_cache_ops[][2] = {
 #define PMU_NCACHE	7
 #define PMU_NCACHE_OPS	3
 
-static void
-pmu_set_err(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void
-pmu_set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	if (!err || errlen == 0)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
-
 /* Strip a trailing .u/.k/.uk (or ':'), returning the exclude bits to set. */
 static int
 pmu_strip_plm(char *s, int *excl_user, int *excl_kernel)
@@ -345,7 +330,7 @@ pmu_resolve_pfm(struct pmu_ctx *p, const char *name, struct pmu_counter *out,
 	}
 	if (rc != PFM_SUCCESS) {
 		free(fstr);
-		pmu_set_err(err, errlen, "counter \"%s\": libpfm4 (%s) knows the event but not \"%s\": %s",
+		pmu_errf(err, errlen, "counter \"%s\": libpfm4 (%s) knows the event but not \"%s\": %s",
 		    name, p->pc_pfm_pmu[0] ? p->pc_pfm_pmu : "no PMU", spelled, pfm_strerror(rc));
 		return -EINVAL;
 	}
@@ -390,7 +375,7 @@ pmu_resolve_target(struct pmu_ctx *p, const char *name, struct pmu_counter *out,
 	if (rc == -ENOENT)
 		rc = pmu_resolve_pfm(p, name, out, err, errlen);
 	if (rc == -ENOENT && (rc = pmu_resolve_sysfs(name, out)) == -EINVAL) {
-		pmu_set_err(err, errlen, "counter \"%s\": the kernel PMU's sysfs entry does not "
+		pmu_errf(err, errlen, "counter \"%s\": the kernel PMU's sysfs entry does not "
 		    "describe this event", name);
 		return -EINVAL;
 	}
@@ -456,7 +441,7 @@ pmu_resolve_alias(struct pmu_ctx *p, const char *name, struct pmu_counter *out,
 			continue;
 		tried = 1;
 		if (strcmp(a->ha_target, "none") == 0) {
-			pmu_set_err(err, errlen, "counter \"%s\" has no event on %s: %s (%s)",
+			pmu_errf(err, errlen, "counter \"%s\" has no event on %s: %s (%s)",
 			    name, p->pc_budget.pb_name, a->ha_source, a->ha_where);
 			return -EOPNOTSUPP;
 		}
@@ -469,7 +454,7 @@ pmu_resolve_alias(struct pmu_ctx *p, const char *name, struct pmu_counter *out,
 		return 0;
 	}
 	if (tried) {
-		pmu_set_err(err, errlen, "counter \"%s\": its hwdb targets do not encode on %s",
+		pmu_errf(err, errlen, "counter \"%s\": its hwdb targets do not encode on %s",
 		    name, p->pc_budget.pb_name);
 		return -EOPNOTSUPP;
 	}
@@ -649,20 +634,20 @@ pmu_unknown(struct pmu_ctx *p, const char *name, char *err, size_t errlen)
 
 	int notable = p->pc_simulated && !p->pc_pfm_pmu[0];
 	if (nb == 0 && notable)
-		pmu_set_err(err, errlen, "unknown counter \"%s\" (not a friendly alias, a perf "
+		pmu_errf(err, errlen, "unknown counter \"%s\" (not a friendly alias, a perf "
 		    "generic name or a raw code r<hex>; this libpfm4 has no event table for %s, "
 		    "so its native names do not resolve)", name, p->pc_budget.pb_name);
 	else if (nb == 0)
-		pmu_set_err(err, errlen, "unknown counter \"%s\" (not a friendly alias, a perf "
+		pmu_errf(err, errlen, "unknown counter \"%s\" (not a friendly alias, a perf "
 		    "generic name, a libpfm4 event of %s, or a raw code r<hex>)", name,
 		    p->pc_pfm_pmu[0] ? p->pc_pfm_pmu : "this CPU");
 	else if (nb == 1)
-		pmu_set_err(err, errlen, "unknown counter \"%s\"; did you mean %s?", name, best[0]);
+		pmu_errf(err, errlen, "unknown counter \"%s\"; did you mean %s?", name, best[0]);
 	else if (nb == 2)
-		pmu_set_err(err, errlen, "unknown counter \"%s\"; did you mean %s or %s?",
+		pmu_errf(err, errlen, "unknown counter \"%s\"; did you mean %s or %s?",
 		    name, best[0], best[1]);
 	else
-		pmu_set_err(err, errlen, "unknown counter \"%s\"; did you mean %s, %s or %s?",
+		pmu_errf(err, errlen, "unknown counter \"%s\"; did you mean %s, %s or %s?",
 		    name, best[0], best[1], best[2]);
 	size_t l = err && errlen ? strlen(err) : 0;
 	if (l && notable && nb > 0)
@@ -736,7 +721,7 @@ pmu_resolve(struct pmu_ctx *p, const char *name, struct pmu_counter *out,
 	memset(out, 0, sizeof(*out));
 	size_t n = strlen(name);
 	if (n == 0 || n >= sizeof(out->name)) {
-		pmu_set_err(err, errlen, "counter name %s", n ? "too long" : "is empty");
+		pmu_errf(err, errlen, "counter name %s", n ? "too long" : "is empty");
 		return -EINVAL;
 	}
 	memcpy(out->name, name, n + 1);

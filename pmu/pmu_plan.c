@@ -234,12 +234,8 @@ pmu_fit_where(const struct pmu_fit *f, int i, char *buf, size_t len)
 	return NULL;
 }
 
-static void
-pmu_plan_err(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void
-pmu_plan_err(char *err, size_t errlen, const char *fmt, ...)
+void
+pmu_errf(char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;
 	if (!err || errlen == 0)
@@ -276,12 +272,12 @@ pmu_explain_conflict(const struct pmu_budget *b, const struct pmu_counter *c,
 {
 	const struct pmu_counter *x = &c[f->conflict];
 	if (f->conflict_slot < 0) {
-		pmu_plan_err(err, errlen, "%s must be counted on a fixed counter, and %s has "
+		pmu_errf(err, errlen, "%s must be counted on a fixed counter, and %s has "
 		    "none that counts it", x->name, b->pb_name);
 		return;
 	}
 	int owner = f->fixed_owner[f->conflict_slot];
-	pmu_plan_err(err, errlen, "%s can only be counted on fixed counter %d of %s, "
+	pmu_errf(err, errlen, "%s can only be counted on fixed counter %d of %s, "
 	    "which %s%s holds", x->name, f->conflict_slot, b->pb_name,
 	    owner == PMU_WATCHDOG ? "the NMI watchdog" : c[owner].name,
 	    owner == PMU_WATCHDOG ? " (echo 0 > /proc/sys/kernel/nmi_watchdog frees it)" : "");
@@ -324,11 +320,11 @@ pmu_explain_constraint(const struct pmu_budget *b, const struct pmu_counter *c,
 		    h == PMU_WATCHDOG ? "the NMI watchdog" : c[h].name);
 	}
 	if (!allowed)
-		pmu_plan_err(err, errlen, "%s can only be counted on general-purpose counters %s "
+		pmu_errf(err, errlen, "%s can only be counted on general-purpose counters %s "
 		    "(%s), which %s does not have", x->name, x->gp_src, regs[0] ? regs : "none",
 		    b->pb_name);
 	else
-		pmu_plan_err(err, errlen, "%s can only be counted on general-purpose counter%s %s "
+		pmu_errf(err, errlen, "%s can only be counted on general-purpose counter%s %s "
 		    "of %s (%s), which %s hold%s; remove one or use -x pmcmultiplex", x->name,
 		    strpbrk(regs, ",-") ? "s" : "", regs, b->pb_name, x->gp_src, holders,
 		    strchr(holders, ',') ? "" : "s");
@@ -345,7 +341,7 @@ pmu_explain_budget(const struct pmu_budget *b, const struct pmu_counter *c,
 	if (b->pb_watchdog)
 		snprintf(wd, sizeof(wd), ", 1 %s taken by the NMI watchdog",
 		    pmu_cycles_slot(b) >= 0 ? "fixed" : "general-purpose");
-	pmu_plan_err(err, errlen, "%d hardware counters requested (%s), %s counts %d "
+	pmu_errf(err, errlen, "%d hardware counters requested (%s), %s counts %d "
 	    "general-purpose + %d fixed per CPU%s%s; remove %d or use -x pmcmultiplex",
 	    nhw, names, b->pb_name, b->pb_gp, b->pb_fixed,
 	    smt_note ? " with SMT on" : "", wd, f->gp_used - b->pb_gp);
@@ -380,12 +376,12 @@ pmu_split(const struct pmu_budget *b, const struct pmu_counter *c, int n,
 			if (f.conflict >= 0 || f.unplaced >= 0)
 				pmu_explain(b, c + start, 1, &f, err, errlen);
 			else
-				pmu_plan_err(err, errlen, "%s does not fit in %s's %d general-purpose "
+				pmu_errf(err, errlen, "%s does not fit in %s's %d general-purpose "
 				    "counters even alone", c[start].name, b->pb_name, b->pb_gp);
 			return -E2BIG;
 		}
 		if (out->ngroups == (int)(sizeof(out->groups) / sizeof(out->groups[0]))) {
-			pmu_plan_err(err, errlen, "too many counters to multiplex: more than %d groups",
+			pmu_errf(err, errlen, "too many counters to multiplex: more than %d groups",
 			    out->ngroups);
 			return -E2BIG;
 		}

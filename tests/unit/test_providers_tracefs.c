@@ -1,6 +1,7 @@
 /*
- * test_providers_wave2.c — the second wave of providers (syscall,
- * tracepoint, proc, io, sysinfo, pid) driven without a running session:
+ * test_providers_tracefs.c — the providers fed by tracefs events
+ * (syscall, tracepoint, proc, io, sysinfo, tcp, and pid's uprobe events)
+ * driven without a running session:
  * catalog matching and naming, the events each enables, and decoding of
  * synthetic tracepoint payloads laid out from this machine's tracefs
  * formats.  Tests that need tracefs say so and pass vacuously only when
@@ -707,4 +708,4 @@ static const struct cu_test tests[] = {
 	{ NULL, NULL },
 };
 
-CU_MAIN("providers_wave2", tests)
+CU_MAIN("providers_tracefs", tests)
