@@ -18,8 +18,16 @@
  *   lwp-start     the same event, in the new thread's context.
  *   lwp-exit      sched:sched_process_exit, every thread.
  *   exit          sched:sched_process_exit of the thread that ends the
- *                 process (group_dead).  DTrace's args[0] (CLD_* reason)
- *                 is not in the tracepoint, so exit has no args.
+ *                 process (group_dead).  args[0] = the exit code as a
+ *                 shell's $? shows it (exit(3): 3; killed by signal N:
+ *                 128 + N), args[1] = the status wait(2) reports (3 << 8;
+ *                 N).  The tracepoint carries neither: they come from the
+ *                 process's last syscalls:sys_enter_exit_group (or
+ *                 sys_enter_exit) error_code, or its last signal_deliver
+ *                 of a signal whose default action kills; -1 when the
+ *                 run saw neither.  (DTrace's Solaris args[0] is the
+ *                 CLD_* reason; the seeds promise the exit code.)  Whether
+ *                 a core was dumped is not known (0x80 is never set).
  *   signal-send   signal:signal_generate, in the sender's context;
  *                 args[0] = the target thread's lwpsinfo_t, args[1] its
  *                 process's psinfo_t, args[2] = the signal.
@@ -51,6 +59,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/sched.h>
+#include <signal.h>
 #include <sys/mman.h>
 
 #include "providers/tracefs.h"
@@ -59,7 +68,8 @@ enum proc_kind {
 	PK_EXEC, PK_EXEC_SUCCESS, PK_EXEC_FAILURE, PK_CREATE, PK_START,
 	PK_LWP_CREATE, PK_LWP_START, PK_LWP_EXIT, PK_EXIT, PK_SIGSEND, PK_SIGHANDLE, PK_MODLOAD, PK_N
 };
-enum { EV_EXEC, EV_EXIT, EV_NEWTASK, EV_EXECFAIL, EV_EXECATFAIL, EV_SIGGEN, EV_SIGDLV, EV_N,
+enum { EV_EXEC, EV_EXIT, EV_NEWTASK, EV_EXECFAIL, EV_EXECATFAIL, EV_SIGGEN, EV_SIGDLV,
+	EV_EXITGRP, EV_EXITTHR, EV_N,
 	EV_MMAP = EV_N		/* side-band MMAP/MMAP2 records, not a tracepoint */
 };
 
@@ -76,7 +86,7 @@ static const struct {
 	[PK_LWP_CREATE] = { "lwp-create", EV_NEWTASK, 2, { "lwpsinfo_t *", "psinfo_t *" } },
 	[PK_LWP_START] = { "lwp-start", EV_NEWTASK, 0, { NULL } },
 	[PK_LWP_EXIT] = { "lwp-exit", EV_EXIT, 0, { NULL } },
-	[PK_EXIT] = { "exit", EV_EXIT, 0, { NULL } },
+	[PK_EXIT] = { "exit", EV_EXIT, 2, { "int", "int" } },
 	[PK_SIGSEND] = { "signal-send", EV_SIGGEN, 3, { "lwpsinfo_t *", "psinfo_t *", "int" } },
 	[PK_SIGHANDLE] = { "signal-handle", EV_SIGDLV, 3, { "int", "uintptr_t", "uintptr_t" } },
 	[PK_MODLOAD] = { "module-load", EV_MMAP, 4, { "string", "uintptr_t", "size_t", "uint64_t" } },
@@ -90,6 +100,22 @@ static const char *const proc_events[EV_N][2] = {
 	[EV_EXECATFAIL] = { "syscalls", "sys_exit_execveat" },
 	[EV_SIGGEN] = { "signal", "signal_generate" },
 	[EV_SIGDLV] = { "signal", "signal_deliver" },
+	[EV_EXITGRP] = { "syscalls", "sys_enter_exit_group" },
+	[EV_EXITTHR] = { "syscalls", "sys_enter_exit" },
+};
+
+/* proc:::exit's status: per process, the wait(2) status its last exit
+ * call or fatal signal announced, until its exit fires.  A small table:
+ * processes between those events and their end are few. */
+#define PROC_NSTATUS 256
+struct proc_status {
+	int32_t pid;		/* 0: free */
+	int32_t status;		/* -1: not known yet */
+	int32_t pending;	/* a default-fatal signal sent to it */
+	int final;		/* exit_group or a fatal signal: the whole
+				 * process ends with it (the SIGKILLs the
+				 * kernel then sends its other threads, or a
+				 * thread's own exit, do not change it) */
 };
 
 /* dcore's psinfo_t and lwpsinfo_t (its prelude), laid out as D lays them. */
@@ -140,6 +166,8 @@ struct proc_state {
 	int planned;
 	uint8_t have[EV_N + 1];		/* replay: the file's events (and mmap records) */
 	struct proc_fb fb;
+	struct proc_status status[PROC_NSTATUS];
+	unsigned status_next;		/* the slot to reuse when all are taken */
 };
 
 /* Create the proc probes and report those pd matches; in a replay's -l
@@ -189,6 +217,10 @@ proc_ev_needed(const struct proc_state *st, int ev)
 {
 	if (ev == EV_EXECATFAIL)
 		ev = EV_EXECFAIL;
+	/* exit's code comes from the exit calls and fatal signals */
+	if ((ev == EV_EXITGRP || ev == EV_EXITTHR || ev == EV_SIGDLV || ev == EV_SIGGEN) &&
+	    st->probe[PK_EXIT])
+		return 1;
 	for (int k = 0; k < PK_N; k++)
 		if (st->probe[k] && proc_probes[k].ev == ev)
 			return 1;
@@ -270,9 +302,10 @@ proc_enable(struct prov_registry *r, struct smp_session *s)
 	for (int ev = 0; ev < EV_N; ev++) {
 		if (!proc_ev_needed(st, ev))
 			continue;
-		/* execveat is optional: some kernels lack its tracepoint */
+		/* execveat is optional: some kernels lack its tracepoint;
+		 * without the exit calls' exit has its code as -1 */
 		if (prov_tp_load(r, proc_events[ev][0], proc_events[ev][1], &st->tp[ev]) < 0) {
-			if (ev == EV_EXECATFAIL)
+			if (ev == EV_EXECATFAIL || ev == EV_EXITGRP || ev == EV_EXITTHR)
 				continue;
 			return -1;
 		}
@@ -578,6 +611,107 @@ proc_decode_mmap(struct prov_registry *r, struct proc_state *st, const struct sm
 	return proc_fire(st->probe[PK_MODLOAD], &f, fire, arg);
 }
 
+static struct proc_status *
+proc_status_slot(struct proc_state *st, int32_t pid, int make)
+{
+	for (unsigned i = 0; i < PROC_NSTATUS; i++)
+		if (st->status[i].pid == pid)
+			return &st->status[i];
+	if (!make)
+		return NULL;
+	struct proc_status *s = NULL;
+	for (unsigned i = 0; i < PROC_NSTATUS && !s; i++)
+		if (!st->status[i].pid)
+			s = &st->status[i];
+	if (!s)
+		s = &st->status[st->status_next++ % PROC_NSTATUS];
+	*s = (struct proc_status){ .pid = pid, .status = -1 };
+	return s;
+}
+
+static void
+proc_status_set(struct proc_state *st, int32_t pid, int32_t status, int final)
+{
+	if (pid <= 0)
+		return;
+	struct proc_status *s = proc_status_slot(st, pid, 1);
+	if (s->final)
+		return;
+	s->status = status;
+	s->final = final;
+}
+
+/* Whether sig's default action ends the process (not ignore, not stop). */
+static int
+proc_sig_kills(int64_t sig)
+{
+	switch (sig) {
+	case SIGCHLD: case SIGCONT: case SIGURG: case SIGWINCH:
+	case SIGSTOP: case SIGTSTP: case SIGTTIN: case SIGTTOU:
+		return 0;
+	default:
+		return sig > 0 && sig < 65;
+	}
+}
+
+/* A signal sent that kills by default: the kernel may turn it into a
+ * SIGKILL of the whole group at once (complete_signal's fast path), and
+ * then only SIGKILL is seen delivered, so remember what was sent. */
+static void
+proc_note_sent(struct prov_registry *r, struct proc_state *st, const struct smp_record *rec)
+{
+	const struct prov_tp *tp = &st->tp[EV_SIGGEN];
+	int64_t sig = (int64_t)prov_tp_uint(prov_tp_field(tp, "sig"), rec->raw, rec->raw_size);
+	int32_t tid = (int32_t)prov_tp_uint(prov_tp_field(tp, "pid"), rec->raw, rec->raw_size);
+	if (!st->probe[PK_EXIT] || !proc_sig_kills(sig) || sig == SIGKILL ||
+	    prov_tp_uint(prov_tp_field(tp, "result"), rec->raw, rec->raw_size) != 0)
+		return;	/* result 0: delivered (not ignored, not already pending) */
+	int32_t pid = prov_tgid(r, tid);
+	if (pid > 0)
+		proc_status_slot(st, pid, 1)->pending = (int32_t)sig;
+}
+
+/* A signal reaching its default action that kills: the process's status. */
+static void
+proc_note_signal(struct proc_state *st, const struct smp_record *rec)
+{
+	const struct prov_tp *tp = &st->tp[EV_SIGDLV];
+	int64_t sig = (int64_t)prov_tp_uint(prov_tp_field(tp, "sig"), rec->raw, rec->raw_size);
+	uint64_t handler = prov_tp_uint(prov_tp_field(tp, "sa_handler"), rec->raw, rec->raw_size);
+	struct proc_status *s = proc_status_slot(st, rec->pid, 0);
+	if (handler != 0 || !proc_sig_kills(sig)) {
+		if (s && s->pending == sig)
+			s->pending = 0;	/* handled, ignored or stopped: not fatal */
+		return;
+	}
+	if (sig == SIGKILL && s && s->pending)
+		sig = s->pending;
+	proc_status_set(st, rec->pid, (int32_t)sig, 1);
+}
+
+static int
+proc_decode_exit(struct proc_state *st, const struct smp_record *rec, struct d_firing *f,
+    prov_fire_fn fire, void *arg)
+{
+	const struct prov_tp *tp = &st->tp[EV_EXIT];
+	prov_tp_str(prov_tp_field(tp, "comm"), rec->raw, rec->raw_size, st->fb.fname,
+	    sizeof(st->fb.fname));
+	f->df_execname = st->fb.fname;
+	int rc = proc_fire(st->probe[PK_LWP_EXIT], f, fire, arg);
+	if (rc || !prov_tp_uint(prov_tp_field(tp, "group_dead"), rec->raw, rec->raw_size))
+		return rc;
+	struct proc_status *s = proc_status_slot(st, rec->pid, 0);
+	int64_t status = s ? s->status : -1, code = -1;
+	if (status >= 0)
+		code = (status & 0x7f) ? 128 + (status & 0x7f) : (status >> 8) & 0xff;
+	if (s)
+		s->pid = 0;
+	f->df_args[0] = (uint64_t)code;
+	f->df_args[1] = (uint64_t)status;
+	f->df_nargs = 2;
+	return proc_fire(st->probe[PK_EXIT], f, fire, arg);
+}
+
 static int
 proc_decode(struct prov_registry *r, const struct smp_record *rec, uint64_t cookie,
     prov_fire_fn fire, void *arg)
@@ -604,17 +738,20 @@ proc_decode(struct prov_registry *r, const struct smp_record *rec, uint64_t cook
 		return proc_decode_exec(st, rec, &f, fire, arg);
 	case EV_NEWTASK:
 		return proc_decode_newtask(r, st, rec, &f, fire, arg);
-	case EV_SIGGEN: case EV_SIGDLV:
+	case EV_SIGDLV:
+		proc_note_signal(st, rec);
+		/* fall through */
+	case EV_SIGGEN:
+		if (cookie == EV_SIGGEN)
+			proc_note_sent(r, st, rec);
 		return proc_decode_signal(r, st, rec, (int)cookie, &f, fire, arg);
-	case EV_EXIT: {
-		prov_tp_str(prov_tp_field(tp, "comm"), rec->raw, rec->raw_size, st->fb.fname,
-		    sizeof(st->fb.fname));
-		f.df_execname = st->fb.fname;
-		int rc = proc_fire(st->probe[PK_LWP_EXIT], &f, fire, arg);
-		if (rc || !prov_tp_uint(prov_tp_field(tp, "group_dead"), rec->raw, rec->raw_size))
-			return rc;
-		return proc_fire(st->probe[PK_EXIT], &f, fire, arg);
-	}
+	case EV_EXITGRP: case EV_EXITTHR:
+		/* exit(code) is code << 8 in wait(2)'s status */
+		proc_status_set(st, rec->pid, (int32_t)((prov_tp_uint(prov_tp_field(tp,
+		    "error_code"), rec->raw, rec->raw_size) & 0xff) << 8), cookie == EV_EXITGRP);
+		return 0;
+	case EV_EXIT:
+		return proc_decode_exit(st, rec, &f, fire, arg);
 	default: {
 		int64_t ret = (int64_t)prov_tp_uint(prov_tp_field(tp, "ret"), rec->raw, rec->raw_size);
 		if (ret >= 0)

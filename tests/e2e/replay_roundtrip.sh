@@ -61,7 +61,7 @@ roundtrip sched-nobpf 'sched:::on-cpu { @[cpu] = count(); } sched:::off-cpu { @o
 roundtrip sched-pmc 'sched::pmc:off-cpu-task-clock { @[cpu] = sum(arg5); } tick-1s { exit(0); }' -
 roundtrip sched-pmc-nobpf 'sched::pmc:off-cpu-task-clock { @[cpu] = sum(arg5); } tick-1s { exit(0); }' 'tracepoint:sched:sched_switch, tick-1s' '-x nobpf'
 roundtrip syscall 'syscall::read:entry { @[cpu] = count(); } syscall::read:return { @r[cpu] = sum(arg0); } tick-1s { exit(0); }' 'tracepoint:syscalls:sys_enter_read, tracepoint:syscalls:sys_exit_read, tick-1s'
-roundtrip proc 'proc:::exec-success { @[execname] = count(); } proc:::exit { @e[cpu] = count(); } tick-1s { exit(0); }' 'tracepoint:sched:sched_process_exec, tracepoint:sched:sched_process_exit, tick-1s'
+roundtrip proc 'proc:::exec-success { @[execname] = count(); } proc:::exit { @e[cpu] = count(); } tick-1s { exit(0); }' 'tracepoint:sched:sched_process_exec, tracepoint:sched:sched_process_exit, tracepoint:syscalls:sys_enter_exit_group, tracepoint:syscalls:sys_enter_exit, tracepoint:signal:signal_generate, tracepoint:signal:signal_deliver, tick-1s'
 roundtrip io 'io:::start { @[cpu] = count(); } tick-1s { exit(0); }' 'tracepoint:block:block_rq_issue, tick-1s'
 roundtrip vminfo 'vminfo:::as_fault { @[cpu] = count(); } tick-1s { exit(0); }' 'tracepoint:exceptions:page_fault_user, tracepoint:exceptions:page_fault_kernel, tick-1s'
 roundtrip tracepoint 'tracepoint:sched:sched_wakeup { @[cpu] = count(); } tick-1s { exit(0); }' 'tracepoint:sched:sched_wakeup, tick-1s'

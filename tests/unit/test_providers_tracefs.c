@@ -8,6 +8,7 @@
  * it is absent.
  */
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -314,6 +315,81 @@ test_proc_exec(void)
 	prov_dispatch(r, &rec, exec_cb, ok);
 	CU_ASSERT_EQUAL(ok[0], 1);	/* exec: path, new execname */
 	CU_ASSERT_EQUAL(ok[1], 1);	/* exec-success: psinfo fallback */
+	smp_close(s);
+	prov_close(r);
+}
+
+/* One tracepoint record of sched:name with fields set (int-sized, or
+ * 8 bytes for error_code, or 1 for group_dead), dispatched as pid. */
+static void
+proc_exit_event(struct prov_registry *r, struct smp_session *s, const char *sys,
+    const char *name, int32_t pid, const char *field, int64_t val, const char *field2,
+    int64_t val2, struct fired *fd)
+{
+	struct prov_tp tp;
+	char full[100];
+	CU_ASSERT_EQUAL_FATAL(prov_tp_load(r, sys, name, &tp), 0);
+	snprintf(full, sizeof(full), "%s:%s", sys, name);
+	const struct smp_event_spec *sp = event_named(s, full);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(sp);
+	unsigned char raw[128] = { 0 };
+	const char *fields[2] = { field, field2 };
+	int64_t vals[2] = { val, val2 };
+	for (int i = 0; i < 2 && fields[i]; i++) {
+		const struct prov_tp_field *f = prov_tp_field(&tp, fields[i]);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+		memcpy(raw + f->offset, &vals[i], f->size < 8 ? f->size : 8);
+	}
+	struct smp_record rec;
+	memset(&rec, 0, sizeof(rec));
+	rec.type = PERF_RECORD_SAMPLE;
+	rec.spec = sp;
+	rec.pid = rec.tid = pid;
+	rec.raw = raw;
+	rec.raw_size = sizeof(raw);
+	prov_dispatch(r, &rec, fire_cb, fd);
+}
+
+/* proc:::exit's args: the code from exit_group, a fatal signal, or -1. */
+static void
+test_proc_exit_code(void)
+{
+	if (!have_tracefs() ||
+	    access("/sys/kernel/tracing/events/syscalls/sys_enter_exit_group/format", R_OK))
+		return;
+	struct prov_registry *r = open_registry(NULL);
+	struct collect c;
+	CU_ASSERT_EQUAL(match(r, "proc", "", "", "exit", &c), 1);
+	CU_ASSERT_EQUAL(c.pi[0]->dp_nargs, 2);
+	struct smp_session *s = enable_all(r);
+	struct fired fd = { 0 };
+	int32_t p = 0x7ffffff1;
+	proc_exit_event(r, s, "syscalls", "sys_enter_exit_group", p, "error_code", 3, NULL, 0, &fd);
+	CU_ASSERT_EQUAL(fd.n, 0);
+	proc_exit_event(r, s, "sched", "sched_process_exit", p, "group_dead", 1, NULL, 0, &fd);
+	CU_ASSERT_EQUAL_FATAL(fd.n, 2);	/* lwp-exit, exit */
+	CU_ASSERT_EQUAL(fd.f[1].df_nargs, 2);
+	CU_ASSERT_EQUAL((int64_t)fd.f[1].df_args[0], 3);
+	CU_ASSERT_EQUAL((int64_t)fd.f[1].df_args[1], 3 << 8);
+	/* SIGSEGV at its default action; the SIGKILL that follows for the
+	 * other threads does not replace it */
+	memset(&fd, 0, sizeof(fd));
+	proc_exit_event(r, s, "signal", "signal_deliver", p, "sig", SIGSEGV, NULL, 0, &fd);
+	proc_exit_event(r, s, "signal", "signal_deliver", p, "sig", SIGKILL, NULL, 0, &fd);
+	/* a handled signal is not fatal */
+	proc_exit_event(r, s, "signal", "signal_deliver", p, "sig", SIGTERM, "sa_handler", 0x1000, &fd);
+	CU_ASSERT_EQUAL(fd.n, 3);	/* signal-handle thrice */
+	memset(&fd, 0, sizeof(fd));
+	proc_exit_event(r, s, "sched", "sched_process_exit", p, "group_dead", 1, NULL, 0, &fd);
+	CU_ASSERT_EQUAL_FATAL(fd.n, 2);
+	CU_ASSERT_EQUAL((int64_t)fd.f[1].df_args[0], 128 + SIGSEGV);
+	CU_ASSERT_EQUAL((int64_t)fd.f[1].df_args[1], SIGSEGV);
+	/* nothing seen: -1 */
+	memset(&fd, 0, sizeof(fd));
+	proc_exit_event(r, s, "sched", "sched_process_exit", p, "group_dead", 1, NULL, 0, &fd);
+	CU_ASSERT_EQUAL_FATAL(fd.n, 2);
+	CU_ASSERT_EQUAL((int64_t)fd.f[1].df_args[0], -1);
+	CU_ASSERT_EQUAL((int64_t)fd.f[1].df_args[1], -1);
 	smp_close(s);
 	prov_close(r);
 }
@@ -700,6 +776,7 @@ static const struct cu_test tests[] = {
 	{ "tracepoint fields as args", test_tracepoint_decode },
 	{ "proc exec and psinfo fallback", test_proc_exec },
 	{ "proc module-load from mmap records", test_proc_module_load },
+	{ "proc exit code and status", test_proc_exit_code },
 	{ "io vminfo sysinfo tcp udp proc probes", test_io_vminfo_sysinfo_names },
 	{ "pid provider on itself", test_pid_self },
 	{ "io typed args through D", test_io_typed },
