@@ -337,6 +337,21 @@ cg_index_addr(struct d_cg *cg, struct d_node *n)
 	return r;
 }
 
+/* s[i]: a subroutine reads the char, since a string may live in memory a
+ * D load may not touch (constants, probe names). */
+static int
+cg_strchar(struct d_cg *cg, struct d_node *n)
+{
+	int r = cg_expr(cg, n->dn_l);
+	cg->cg_free = r + 1;
+	int ix = cg_expr(cg, n->dn_r);
+	if (ix != r + 1)
+		emit_abc(cg, OP_MOV, r + 1, ix, 0);
+	emit_abc(cg, OP_CALL, r, D_SUBR_STRCHAR, 2);
+	cg->cg_free = r + 1;
+	return r;
+}
+
 /* The address of an lvalue (creating a dynamic variable if needed). */
 static int
 cg_addr(struct d_cg *cg, struct d_node *n)
@@ -688,6 +703,8 @@ cg_expr(struct d_cg *cg, struct d_node *n)
 		return cg_call(cg, n);
 	case DN_MEMBER:
 	case DN_INDEX:
+		if (n->dn_kind == DN_INDEX && d_type_is_string(n->dn_l->dn_type))
+			return cg_strchar(cg, n);
 		r = n->dn_kind == DN_INDEX ? cg_index_addr(cg, n) : cg_addr(cg, n);
 		cg_load(cg, r, n->dn_type, n);
 		return r;

@@ -427,9 +427,13 @@ cook_index(struct d_hdl *dh, struct d_node *n)
 	default_type(dh, ix);
 	n->dn_r = ix;
 	n->dn_args = NULL;
+	if (d_type_is_string(l->dn_type)) {
+		/* s[i] reads the string's i-th char, as in the Linux DTrace */
+		need_int(dh, ix, "[ ]");
+		n->dn_type = dh->dh_t_char;
+		return n;
+	}
 	if (!d_type_is_ptrlike(l->dn_type)) {
-		if (d_type_is_string(l->dn_type))
-			d_error(dh, D_OP_PTR, n->dn_line, "operator [ ] cannot be applied to a string: use substr( )");
 		d_error(dh, D_OP_PTR, n->dn_line, "operator [ ] requires a pointer or array operand");
 	}
 	need_int(dh, ix, "[ ]");

@@ -330,6 +330,7 @@ enum d_bvar {
 
 /* Subroutines (value-returning) and actions; ORDER: d_funcs[] in d_cook.c */
 #define D_SUBR_STRINGOF F_ACTION_FIRST
+#define D_SUBR_STRCHAR (F_ACTION_FIRST + 1)	/* s[i]: the i-th char of a string */
 enum d_func {
 	/* subroutines */
 	F_STRLEN = 0, F_STRJOIN, F_SUBSTR, F_INDEX, F_RINDEX, F_STRCHR,

@@ -485,6 +485,9 @@ s_strsubr(struct d_vm *vm, int func, uint64_t *r, int nargs, uint64_t *out)
 	switch (func) {
 	case D_SUBR_STRINGOF:
 		return s_stringof(vm, r[0], out);
+	case D_SUBR_STRCHAR:	/* past the end reads the NUL, as a string ends */
+		*out = r[1] < strnlen(s, max - 1) ? (uint64_t)(int64_t)s[r[1]] : 0;
+		return 0;
 	case F_STRLEN:
 		*out = strnlen(s, max - 1);
 		return 0;
