@@ -1,9 +1,10 @@
 # Ctrl-C ends a run: END fires, aggregations print, exit status 0.
 . "$TESTROOT/e2e/lib.sh"
 need_root
-"$PMCTRACE" -n 'profile-997 /pid != 0/ { @c[cpu] = count(); } END { printa(@c); }' >out 2>err &
+"$PMCTRACE" -n 'profile-997 /pid != 0/ { @c[cpu] = count(); } END { printa(@c); }' \
+    -n 'profile-997 /pid != 0 && ++seen == 1/ { printf("sampled\n"); }' >out 2>err &
 pid=$!
-sleep 2
+wait_ready out 'sampled$'	# the handler is set and a sample counted: now ^C
 kill -INT $pid
 wait $pid; rc=$?
 expect_eq "status after SIGINT" 0 "$rc"

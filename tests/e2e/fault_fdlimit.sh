@@ -15,7 +15,5 @@ expect_eq "stderr lines" 1 "$(wc -l < err)"
 grep -Eq '^pmctrace: could not enable tracing: cannot open profile-[0-9]+ \(cpu [0-9]+\): too many open files; raise the limit with ulimit -n$' err ||
 	{ cat err; fail "unexpected message"; }
 expect_eq "stdout" "" "$(cat out)"
-sleep 0.3
-left=$(pgrep -x pmct_fdlim_spin)
-[ -n "$left" ] && { kill -KILL $left; fail "the -c child outlived pmctrace: $left"; }
+gone pmct_fdlim_spin || { left=$(pgrep -x pmct_fdlim_spin); kill -KILL $left; fail "the -c child outlived pmctrace: $left"; }
 exit 0

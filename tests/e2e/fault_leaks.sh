@@ -10,7 +10,7 @@ cp "$HELPERS/pmct_spin" ./pmct_leakspin
 # The descriptors of a process, as "fd target" lines.
 fds() { ls -l /proc/$1/fd | awk 'NR > 1 { print $9, $11 }' | sort; }
 sh -c 'exec sleep 2' >out 2>err & base=$!
-sleep 0.3
+wait_mapped $base '/sleep$'
 fds $base > want
 wait $base
 "$PMCTRACE" -q -n 'profile-97 { @ = count(); } tick-1s { exit(0); }' -c "sleep 3" >out 2>err &
@@ -20,7 +20,7 @@ for i in $(seq 1 200); do
 	sleep 0.05
 done
 [ -n "$child" ] || fail "no -c child seen"
-sleep 0.5	# released and tracing by now
+wait_mapped $child '/sleep$'	# released: it has exec'd
 fds $child > got
 wait $pid
 expect_eq "-c child's descriptors (as a command started from this shell)" "$(cat want)" "$(cat got)"
@@ -28,7 +28,5 @@ expect_eq "-c child's descriptors (as a command started from this shell)" "$(cat
 # exit() while the -c command still runs: it must not outlive pmctrace.
 "$PMCTRACE" -q -n 'tick-1s { exit(0); }' -c "./pmct_leakspin 30" >out 2>err; rc=$?
 expect_eq "exit() with -c: status" 0 "$rc"
-sleep 0.5
-left=$(pgrep -x pmct_leakspin)
-[ -n "$left" ] && { kill -KILL $left; fail "the -c command outlived pmctrace: $left"; }
+gone pmct_leakspin || { left=$(pgrep -x pmct_leakspin); kill -KILL $left; fail "the -c command outlived pmctrace: $left"; }
 exit 0

@@ -16,6 +16,22 @@ wait_ready() {
 		i=$((i+1)); [ $i -gt 600 ] && fail "pmctrace never got ready"; sleep 0.1
 	done
 }
+# wait_mapped PID PATTERN: until /proc/PID/maps has a line matching PATTERN
+# (the program has exec'd, a library is loaded), at most 60 s.
+wait_mapped() {
+	i=0
+	until grep -q -- "$2" /proc/$1/maps 2>/dev/null; do
+		i=$((i+1)); [ $i -gt 600 ] && fail "process $1 never mapped $2"; sleep 0.1
+	done
+}
+# gone NAME: whether no process named NAME is left, within 10 s (a killed
+# process takes a moment to be reaped on a loaded machine).
+gone() {
+	i=0
+	while pgrep -x "$1" >/dev/null; do
+		i=$((i+1)); [ $i -gt 100 ] && return 1; sleep 0.1
+	done
+}
 # kernel_saw_switch_in COMM: whether perf record sees any sched_switch into
 # COMM while "$@"-style workload runs for 2 s.  On some VMs the kernel now
 # and then delivers no switch-in or wakeup records for a sleeper to any

@@ -15,6 +15,8 @@ cat >prog.c <<'C'
 #include <unistd.h>
 __attribute__((noinline)) long work(long n) { long s = 0; for (long i = 0; i < n; i++) s += i; return s; }
 int main(void) {
+	printf("ready\n");
+	fflush(stdout);
 	for (int i = 0; ; i++) {
 		work(i % 8);
 		usleep(2000);
@@ -23,11 +25,14 @@ int main(void) {
 }
 C
 cc -O0 -o prog prog.c || skip "cannot build the target program"
-./prog &
+./prog >prog.out &
 t=$!
 trap 'kill $t 2>/dev/null' EXIT
-sleep 0.3
-"$PMCTRACE" -n 'pid$target::*:return { @[probefunc] = quantize(arg1); } tick-2s { exit(0); }' -p $t >out 2>err
+wait_ready prog.out	# in main: every module it calls into is loaded
+# in the background, for its pid: other runs' uprobe groups are not ours
+"$PMCTRACE" -n 'pid$target::*:return { @[probefunc] = quantize(arg1); } tick-2s { exit(0); }' -p $t >out 2>err &
+pm=$!
+wait $pm
 rc=$?
 [ $rc = 0 ] || { cat err; fail "exit status $rc"; }
 n=$(sed -n "s/^pmctrace: description 'pid\$target::\*:return ' matched \([0-9]*\) probes\$/\1/p" err)
@@ -38,5 +43,5 @@ for f in work usleep; do
 done
 grep -q "value  ------------- Distribution ------------- count" out || { cat out; fail "no quantize output"; }
 # the run removed its trace events
-grep -q "pmctrace_" $ev && { grep pmctrace_ $ev | head; fail "uprobe events left in $ev"; }
+grep -q "pmctrace_$pm/" $ev && { grep "pmctrace_$pm/" $ev | head; fail "uprobe events left in $ev"; }
 exit 0

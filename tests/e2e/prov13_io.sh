@@ -25,14 +25,14 @@ io:::start /execname == "p13dd" && args[0]->b_bcount == 65536/ {
 	@s[args[0]->b_flags & B_WRITE ? "W" : "R"] = count();
 	printf("start %d %s %d %s\n", pid, execname, args[0]->b_bcount, args[1]->dev_statname);
 }
-io:::done /args[0]->b_bcount == 65536/ { @d[args[0]->b_error, args[2]->fi_name] = count(); }
-tick-2s { exit(0); }' >out 2>err &
+io:::done /args[0]->b_bcount == 65536/ { @d[args[0]->b_error, args[2]->fi_name] = count(); }' >out 2>err &
 p=$!
 wait_ready out
 ./p13dd if=/dev/zero of="$f" bs=64k count=20 oflag=direct 2>/dev/null &
 dd=$!
-wait $dd
+wait $dd	# direct writes: each one completed before dd goes on
 rm -f "$f"
+kill -INT $p
 wait $p || { cat err; fail "status $?"; }
 n=$(grep -c "^start $dd p13dd 65536 " out)
 [ "$n" -ge 20 ] || { cat out; fail "$n io:::start of 64k by dd $dd, want >= 20"; }
@@ -56,15 +56,15 @@ if ! grep -Eq '^ +0  <none> +[0-9]+$' out; then
 	echo "note: the kernel emits no block_rq_complete here (perf record saw none); io:::done not checked"
 fi
 
-# the issue's one-liner, as written
-"$PMCTRACE" -n 'io:::start { printf("%d %s %d", pid, execname, args[0]->b_bcount); }' >out2 2>err2 &
+# the issue's one-liner, as written, and a BEGIN clause that says ready
+"$PMCTRACE" -n 'io:::start { printf("%d %s %d", pid, execname, args[0]->b_bcount); }' \
+    -n 'BEGIN { printf("ready\n"); }' >out2 2>err2 &
 p=$!
-sleep 1.5	# the one-liner as written has no BEGIN to say it is ready
+wait_ready out2 ':BEGIN ready$'
 ./p13dd if=/dev/zero of="$f" bs=64k count=5 oflag=direct 2>/dev/null &
 dd=$!
 wait $dd
 rm -f "$f"
-sleep 0.3
 kill -INT $p; wait $p
 grep -Eq ":start $dd p13dd 65536\$" out2 || { cat out2 err2; fail "one-liner printed no 64k start by dd"; }
 exit 0

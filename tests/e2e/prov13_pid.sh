@@ -33,7 +33,7 @@ n=$(awk '$1 == "malloc" { print $2 }' out)
 
 ./prog 100000 2 >/dev/null &
 t=$!
-sleep 0.3
+wait_mapped $t '/prog$'
 "$PMCTRACE" -l -n "pid$t:a.out:work:" >list 2>&1
 grep -Eq "pid$t +a\.out +work entry\$" list && grep -Eq "pid$t +a\.out +work return\$" list || { cat list; fail "-l of pid$t:a.out:work:"; }
 "$PMCTRACE" -qn '

@@ -73,19 +73,21 @@ proc:::start /execname == "sh"/ { printf("start %d\n", pid); }
 proc:::lwp-start /execname == "p13thr"/ { @ls[pid] = count(); }
 proc:::lwp-exit /execname == "p13thr"/ { @le[pid] = count(); }
 proc:::exit /execname == "p13thr"/ { printf("exit %d\n", pid); }
-tick-3s { exit(0); }' >out 2>err &
+BEGIN { printf("ready\n"); }' >out 2>err &
 p=$!
-sleep 0.7
+wait_ready out
 sleep 1.2 &
 s=$!
-sh -c 'trap "exit 0" USR2; while :; do sleep 0.05; done' &
+rm -f trapped
+sh -c 'trap "exit 0" USR2; : >trapped; while :; do sleep 0.05; done' &
 g=$!
-sleep 0.2
+i=0; until [ -e trapped ]; do i=$((i+1)); [ $i -gt 600 ] && fail "the USR2 handler was never set"; sleep 0.1; done
 kill -USR2 $g
 sh -c '/nonexistent-p13 2>/dev/null; exit 0'
 ./p13thr &
 t=$!
 wait $t $s $g
+kill -INT $p
 wait $p || { cat err; fail "status $?"; }
 expect_grep '^psargs=sleep 1.2$' out
 grep -Eq '^path=(/usr)?/bin/sleep$' out || { cat out; fail "exec args[0] is not the path of sleep"; }

@@ -11,12 +11,14 @@ cp "$(command -v dd)" ./p13dd
 prog='syscall::read:return /execname == "p13dd"/ { @r = count(); }
 syscall:::entry /execname == "p13dd"/ { @e[probefunc] = count(); }
 tracepoint:sched:sched_process_fork /args->parent_pid == $1/ { @f[args->parent_comm] = count(); }
-proc:::exec-success /execname == "p13dd"/ { @x = count(); }'
-"$PMCTRACE" -qn "$prog tick-2s { exit(0); }" -E p13rec.data $$ >live 2>err &
+proc:::exec-success /execname == "p13dd"/ { @x = count(); }
+BEGIN { printf("ready\n"); }'
+"$PMCTRACE" -qn "$prog" -E p13rec.data $$ >live 2>err &
 p=$!
-sleep 0.8
+wait_ready live
 ./p13dd if=/dev/zero of=/dev/null bs=4k count=77 2>/dev/null
 for i in 1 2 3; do /bin/true; done
+kill -INT $p
 wait $p || { cat err; fail "recording run status $?"; }
 [ -s p13rec.data ] || fail "nothing recorded"
 "$PMCTRACE" -qn "$prog" -E p13rec.data $$ >replay 2>err2 || { cat err2; fail "replay status $?"; }

@@ -19,11 +19,12 @@ grep -q ' openat entry$' glob && grep -q ' open entry$' glob || { cat glob; fail
 syscall::read:return /execname == "p13dd"/ { @ = quantize(arg0); }
 syscall::write:entry /execname == "p13dd"/ { @w[arg2] = count(); }
 syscall::openat:return /execname == "cat"/ { @r[arg1] = count(); }
-tick-2s { exit(0); }' >out 2>err &
+BEGIN { printf("ready\n"); }' >out 2>err &
 p=$!
-sleep 0.7
+wait_ready out
 ./p13dd if=/dev/zero of=/dev/null bs=4k count=100 2>/dev/null
 cat /nonexistent-p13 2>/dev/null
+kill -INT $p
 wait $p || { cat err; fail "status $?"; }
 grep -Eq '^ +4096 \|@+ +(10[0-9]|1[1-9][0-9]) *$' out || { cat out; fail "read:return quantize lacks 100 reads of 4096"; }
 grep -Eq '^ +4096 +100$' out || { cat out; fail "write:entry arg2 != 4096 x100"; }
@@ -44,20 +45,22 @@ if command -v cc >/dev/null && cc -O1 -o p13open p13open.c; then
 	"$PMCTRACE" -qn '
 	syscall::openat:entry /execname == "p13open"/ { printf("path=%s\n", copyinstr(arg1)); }
 	syscall::openat:return /execname == "p13open" && errno/ { printf("errno=%d\n", errno); }
-	tick-2s { exit(0); }' >out3 2>err3 &
+	BEGIN { printf("ready\n"); }' >out3 2>err3 &
 	p=$!
-	sleep 0.7
+	wait_ready out3
 	./p13open
+	kill -INT $p
 	wait $p || { cat err3; fail "status $?"; }
 	expect_grep '^path=/nonexistent-p13/stack-path$' out3
 	expect_grep '^errno=2$' out3
 fi
 
 # raw_syscalls: every syscall, counted by process
-"$PMCTRACE" -qn 'syscall:::entry { @num[execname] = count(); } tick-2s { exit(0); }' >out2 2>err2 &
+"$PMCTRACE" -qn 'syscall:::entry { @num[execname] = count(); } BEGIN { printf("ready\n"); }' >out2 2>err2 &
 p=$!
-sleep 0.7
+wait_ready out2
 ./p13dd if=/dev/zero of=/dev/null bs=512 count=3000 2>/dev/null
+kill -INT $p
 wait $p || { cat err2; fail "status $?"; }
 n=$(awk '$1 == "p13dd" { print $2 }' out2)
 [ -n "$n" ] && [ "$n" -ge 6000 ] || { cat out2; fail "dd made $n syscalls, want >= 6000"; }

@@ -9,10 +9,12 @@ cp "$(command -v dd)" ./p13dd
 sysinfo:::readch { @bytes[execname] = sum(arg0); }
 sysinfo:::writech /execname == "p13dd"/ { @w = sum(arg0); }
 sysinfo:::sysread /execname == "p13dd"/ { @r = count(); }
-tick-2s { printa("w=%@d\n", @w); printa("r=%@d\n", @r); exit(0); }' >out 2>err &
+BEGIN { printf("ready\n"); }
+END { printa("w=%@d\n", @w); printa("r=%@d\n", @r); }' >out 2>err &
 p=$!
-sleep 0.7
+wait_ready out
 ./p13dd if=/dev/zero of=/dev/null bs=4000 count=250 2>/dev/null
+kill -INT $p
 wait $p || { cat err; fail "status $?"; }
 b=$(awk '$1 == "p13dd" { print $2 }' out)
 # dd also reads a few bytes at start-up (locale files, libraries)

@@ -17,11 +17,12 @@ grep -q 'args\[0\]: string' lv && grep -q 'args\[1\]: int32_t' lv || { cat lv; f
 "$PMCTRACE" -qn '
 tracepoint:sched:sched_process_fork /args[0] == "sh" && arg1 == $1/ { @forks[args[0]] = count(); }
 tracepoint:syscalls::sys_enter_write /execname == "p13dd"/ { @w[arg3] = count(); }
-tick-2s { exit(0); }' $$ >out 2>err &
+BEGIN { printf("ready\n"); }' $$ >out 2>err &
 p=$!
-sleep 0.7
+wait_ready out
 for i in 1 2 3 4 5 6 7 8 9 10; do /bin/true; done
 ./p13dd if=/dev/zero of=/dev/null bs=4k count=50 2>/dev/null
+kill -INT $p
 wait $p || { cat err; fail "status $?"; }
 grep -Eq '^  sh +1[0-9]$' out || { cat out; fail "fewer than 10 forks by this shell"; }
 grep -Eq '^ +4096 +50$' out || { cat out; fail "sys_enter_write count field != 4096 x50"; }
@@ -29,11 +30,12 @@ grep -Eq '^ +4096 +50$' out || { cat out; fail "sys_enter_write count field != 4
 # typed: bare args is the event's struct (the issue's one-liner as written)
 "$PMCTRACE" -n 'tracepoint:sched:sched_process_fork { @[args->parent_comm] = count(); }
 tracepoint:syscalls:sys_enter_write /execname == "p13dd" && args->count == 4096/ { @n = count(); }
-tick-2s { printa("writes=%@d\n", @n); exit(0); }' >out3 2>err3 &
+END { printa("writes=%@d\n", @n); }' -n 'BEGIN { printf("ready\n"); }' >out3 2>err3 &
 p=$!
-sleep 0.7
+wait_ready out3 ':BEGIN ready$'
 for i in 1 2 3 4 5 6 7 8 9 10; do /bin/true; done
 ./p13dd if=/dev/zero of=/dev/null bs=4k count=30 2>/dev/null
+kill -INT $p
 wait $p || { cat err3; fail "typed run status $?"; }
 n=$(awk '$1 == "sh" { print $2 }' out3)
 [ -n "$n" ] && [ "$n" -ge 10 ] || { cat out3; fail "args->parent_comm: $n forks by sh, want >= 10"; }

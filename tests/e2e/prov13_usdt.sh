@@ -50,7 +50,7 @@ expect_grep '^min=-5$' out
 
 ./p13usdt 100000 2 >/dev/null &
 t=$!
-sleep 0.3
+wait_mapped $t '/p13usdt$'
 "$PMCTRACE" -l -n "p13$t:::" >list 2>&1
 grep -Eq "p13$t +p13usdt +tick-now\$" list || { kill $t; cat list; fail "-l of p13$t:::"; }
 "$PMCTRACE" -qn "p13$t:p13usdt::tick-now { @[arg0 % 2] = count(); } tick-1s { exit(0); }" >out2 2>err2

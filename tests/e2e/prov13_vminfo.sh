@@ -21,10 +21,11 @@ done
 "$PMCTRACE" -qn '
 vminfo:::as_fault { @mem[execname] = sum(arg0); }
 vminfo:::as_fault /execname == "p13touch" && arg1 >= 0x1000/ { @a = count(); }
-tick-2s { exit(0); }' >out 2>err &
+BEGIN { printf("ready\n"); }' >out 2>err &
 p=$!
-sleep 0.7
+wait_ready out
 ./p13touch
+kill -INT $p
 wait $p || { cat err; fail "status $?"; }
 n=$(awk '$1 == "p13touch" { print $2 }' out)
 [ -n "$n" ] && [ "$n" -ge 2000 ] && [ "$n" -lt 4000 ] || { cat out; fail "p13touch: $n faults, want 2000..3999"; }

@@ -4,10 +4,11 @@
 . "$TESTROOT/e2e/lib.sh"
 need_root
 [ -x "$PMCTRACE" ] || skip "no pmctrace binary"
-"$PMCTRACE" -qn 'profile-997 /execname == "symtarget"/ { @[ustack()] = count(); } tick-4s { exit(0); }' >out 2>err &
+"$PMCTRACE" -qn 'profile-997 /execname == "symtarget"/ { @[ustack()] = count(); } BEGIN { printf("ready\n"); }' >out 2>err &
 pm=$!
-sleep 1
+wait_ready out
 "$HELPERS/symtarget" spin 1 </dev/null >/dev/null
+kill -INT $pm
 wait $pm; rc=$?
 if [ $rc != 0 ] && grep -q 'failed to compile' err; then
 	skip "pmctrace does not compile ustack() yet: $(head -1 err)"

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -205,8 +206,10 @@ spsc_producer(void *p)
 	for (uint32_t seq = 0; seq < SPSC_N; seq++) {
 		uint32_t len = spsc_len(seq);
 		unsigned char *d;
-		while (!(d = rb_spsc_reserve(a->r, len)))
+		while (!(d = rb_spsc_reserve(a->r, len))) {
 			a->full_spins++;
+			sched_yield();	/* see the consumer */
+		}
 		memcpy(d, &seq, 4);
 		for (uint32_t i = 4; i < len; i++)
 			d[i] = (unsigned char)(seq ^ i);
@@ -218,10 +221,13 @@ spsc_producer(void *p)
 static void
 test_spsc_stress(void)
 {
-	/* A small ring so the producer fills it constantly: contention on
-	 * both positions, and thousands of wrap-arounds. */
+	/* A ring small enough that the producer fills it again and again:
+	 * contention on both positions, and a thousand wrap-arounds (4M
+	 * records of 72 bytes on average).  Not smaller: every fill is a hand-
+	 * over between the threads, which on a loaded machine costs a time
+	 * slice (a 4 KiB ring took more than ten minutes there). */
 	struct rb_spsc r;
-	CU_ASSERT_EQUAL_FATAL(rb_spsc_init(&r, 4096), 0);
+	CU_ASSERT_EQUAL_FATAL(rb_spsc_init(&r, 256 * 1024), 0);
 	struct spsc_arg a = { &r, 0 };
 	pthread_t t;
 	CU_ASSERT_EQUAL_FATAL(pthread_create(&t, NULL, spsc_producer, &a), 0);
@@ -229,8 +235,13 @@ test_spsc_stress(void)
 	while (expect < SPSC_N) {
 		uint32_t len;
 		const unsigned char *d = rb_spsc_peek(&r, &len);
-		if (!d)
+		if (!d) {
+			/* On a loaded machine the producer may not be running: a
+			 * spin would wait out a whole time slice per ring-full
+			 * (minutes for the run); yielding costs nothing when it is. */
+			sched_yield();
 			continue;
+		}
 		uint32_t seq;
 		memcpy(&seq, d, 4);
 		if (seq != expect || len != spsc_len(seq))
