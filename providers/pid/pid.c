@@ -13,7 +13,8 @@
  * (pid_insn.h, Capstone) before a probe is created, and a probe whose
  * instruction the kernel's uprobes would execute wrongly (EVEX, some VEX,
  * system calls), or that cannot be decoded, or an offset inside an
- * instruction, is left out: it never exists (not in -l), a description
+ * instruction, is left out (an entry probe moves past such a first
+ * instruction when it keeps the argument registers: pid_insn_entry): it never exists (not in -l), a description
  * that matches only such probes fails with the reason, and enable says how
  * many were left out, per reason.  Return probes are uprobes on each ret
  * instruction of the function (DTrace's way), not uretprobes: a uretprobe
@@ -121,6 +122,8 @@ struct pid_state {
 	char refused[64];		/* the first of them */
 	int nleft[PI_NRULES];		/* probes left out, by rule */
 	char leftex[PI_NRULES][64];	/* the first of each */
+	int nmoved;			/* entry probes past their first instruction */
+	char movedex[64];		/* the first of them */
 	struct pid_uprobe up[];
 };
 #define PID_COOKIE_EXEC ((uint64_t)-1)
@@ -262,16 +265,19 @@ pid_ret_site(void *arg, uint64_t off)
 	return pid_site(rc->mc, rc->f, PK_RETURN, off, rc->id, PI_OK) < 0;
 }
 
-/* Why probe kind at offset off of f cannot be placed (pid_insn.h), or PI_OK. */
+/* Why probe kind at offset off of f cannot be placed (pid_insn.h), or PI_OK;
+ * *site: where in f an entry probe goes (past a first instruction that is
+ * never probed but keeps the arguments). */
 static int
-pid_rule(struct pid_matchctx *mc, const struct sym_func *f, int kind, uint64_t off)
+pid_rule(struct pid_matchctx *mc, const struct sym_func *f, int kind, uint64_t off, uint64_t *site)
 {
 	const uint8_t *code;
-	size_t len, ilen;
+	size_t len;
+	*site = off;
 	if (pid_code(mc, f, &code, &len) < 0)
 		return PI_UNDECODABLE;
 	if (kind == PK_ENTRY)
-		return pid_insn_check(code, len, &ilen);
+		return pid_insn_entry(code, len, site);
 	if (kind == PK_OFFSET)
 		return f->sf_size ? pid_insn_at(code, len, off) : PI_UNDECODABLE;
 	if (!f->sf_size)
@@ -304,6 +310,15 @@ pid_leave_out(struct pid_matchctx *mc, const struct sym_func *f, int kind, uint6
 	return 0;
 }
 
+/* f's entry probe sits past its first instruction: counted for the notice. */
+static void
+pid_note_moved(struct pid_matchctx *mc, const struct sym_func *f)
+{
+	struct pid_state *st = prov_state_get(mc->r, &prov_pid_ops, sizeof(*st));
+	if (st && !st->nmoved++)
+		snprintf(st->movedex, sizeof(st->movedex), "%s", f->sf_name);
+}
+
 /* One probe for function f; kind/offset say where in it.  It is created
  * only where pid_insn.h allows a uprobe: an entry or offset probe on its
  * instruction, a return probe on each ret of the function. */
@@ -315,16 +330,19 @@ pid_make(struct pid_matchctx *mc, const struct sym_func *f, const char *mod, int
 	snprintf(prov, sizeof(prov), "pid%d", mc->pid);
 	struct prov_probe *p = prov_find(mc->r, prov, mod, f->sf_name, name);
 	if (!p) {
-		int rule = pid_rule(mc, f, kind, off);
+		uint64_t site;
+		int rule = pid_rule(mc, f, kind, off, &site);
 		if (rule != PI_OK)
 			return pid_leave_out(mc, f, kind, off, rule, name);
+		if (site != off)
+			pid_note_moved(mc, f);
 		if (!(p = prov_add(mc->r, &prov_pid_ops, mod, f->sf_name, name)))
 			return prov_errf(mc->r, "out of memory");
 		snprintf(p->pp_names[0], sizeof(p->pp_names[0]), "%s", prov);
 		prov_set_args(p, kind == PK_RETURN ? 2 : 6, pid_entry_args);
 		uint32_t id = p->pp_info.dp_id;
 		if (kind != PK_RETURN) {
-			if (pid_site(mc, f, kind, off, id, PI_OK) < 0)
+			if (pid_site(mc, f, kind, site, id, PI_OK) < 0)
 				return -1;
 		} else {
 			const uint8_t *code;
@@ -1047,6 +1065,11 @@ pid_enable(struct prov_registry *r, struct smp_session *s)
 	free(idx);
 	if (rc || pid_note_probes(r, s) < 0)
 		return -1;
+	if (st->nmoved)
+		prov_notice(r, "%d pid entry probe%s placed past a first instruction that is never "
+		    "probed but writes no argument register (%s%s; see INSTRUCTIONS NEVER PROBED in "
+		    "pmctrace(1))", st->nmoved, st->nmoved > 1 ? "s" : "", st->movedex,
+		    st->nmoved > 1 ? " and others" : "");
 	for (int k = 1; k < PI_NRULES; k++)
 		if (st->nleft[k])
 			prov_notice(r, "%d pid probe%s left out: %s (%s%s; see INSTRUCTIONS NEVER PROBED "

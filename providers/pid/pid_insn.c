@@ -150,6 +150,87 @@ pid_insn_at(const uint8_t *code, size_t len, uint64_t off)
 	return pid_insn_check(code + off, len - off, &ilen);
 }
 
+/* The detailed decoder (registers written, groups), for the few entry
+ * instructions pid_insn_entry looks past. */
+static csh pi_dhandle;
+static cs_insn *pi_dinsn;
+static int pi_dstate;
+
+static int
+pi_dopen(void)
+{
+	if (!pi_dstate) {
+		pi_dstate = -1;
+		if (cs_open(CS_ARCH_X86, CS_MODE_64, &pi_dhandle) == CS_ERR_OK) {
+			if (cs_option(pi_dhandle, CS_OPT_DETAIL, CS_OPT_ON) == CS_ERR_OK &&
+			    (pi_dinsn = cs_malloc(pi_dhandle)))
+				pi_dstate = 1;
+			else
+				cs_close(&pi_dhandle);
+		}
+	}
+	return pi_dstate;
+}
+
+/* Whether the instruction at code[0..len) (ilen bytes) can be run before an
+ * entry probe without the probe seeing other arguments or another stack:
+ * it writes none of rdi, rsi, rdx, rcx, r8, r9, rsp (in any width) and
+ * does not change the flow of control. */
+static int
+pi_keeps_args(const uint8_t *code, size_t ilen)
+{
+	static const char *const argregs[] = {
+		"rdi", "edi", "di", "dil", "rsi", "esi", "si", "sil", "rdx", "edx", "dx", "dl", "dh",
+		"rcx", "ecx", "cx", "cl", "ch", "r8", "r8d", "r8w", "r8b", "r9", "r9d", "r9w", "r9b",
+		"rsp", "esp", "sp", "spl",
+	};
+	const uint8_t *p = code;
+	size_t n = ilen;
+	uint64_t addr = 0;
+	if (pi_dopen() < 0 || !cs_disasm_iter(pi_dhandle, &p, &n, &addr, pi_dinsn) ||
+	    pi_dinsn->size != ilen)
+		return 0;
+	static const int flow[] = { CS_GRP_JUMP, CS_GRP_CALL, CS_GRP_RET, CS_GRP_INT, CS_GRP_IRET,
+		CS_GRP_BRANCH_RELATIVE };
+	for (size_t i = 0; i < sizeof(flow) / sizeof(flow[0]); i++)
+		if (cs_insn_group(pi_dhandle, pi_dinsn, (unsigned)flow[i]))
+			return 0;
+	cs_regs rd, wr;
+	uint8_t nrd = 0, nwr = 0;
+	if (cs_regs_access(pi_dhandle, pi_dinsn, rd, &nrd, wr, &nwr) != CS_ERR_OK)
+		return 0;
+	for (uint8_t i = 0; i < nwr; i++) {
+		const char *name = cs_reg_name(pi_dhandle, wr[i]);
+		for (size_t k = 0; name && k < sizeof(argregs) / sizeof(argregs[0]); k++)
+			if (!strcmp(name, argregs[k]))
+				return 0;
+	}
+	return 1;
+}
+
+enum pid_insn_rule
+pid_insn_entry(const uint8_t *code, size_t len, uint64_t *off)
+{
+	size_t ilen;
+	enum pid_insn_rule first = pid_insn_check(code, len, &ilen), rule = first;
+	*off = 0;
+	/* past at most a few never-probed instructions that keep the args */
+	for (int i = 0; i < 4 && (rule == PI_EVEX || rule == PI_VEX_EMULATED); i++) {
+		if (!pi_keeps_args(code + *off, ilen))
+			break;
+		*off += ilen;
+		if (*off >= len)
+			break;
+		rule = pid_insn_check(code + *off, len - *off, &ilen);
+		unsigned id = 0;
+		/* an entry probe on the function's ret would be no entry */
+		if (rule == PI_OK && pi_decode(code + *off, ilen, &id) == ilen && id != X86_INS_RET)
+			return PI_OK;
+	}
+	*off = 0;
+	return first;
+}
+
 int
 pid_insn_rets(const uint8_t *code, size_t len, int (*cb)(void *arg, uint64_t off), void *arg)
 {

@@ -44,6 +44,14 @@ extern const struct pid_insn_why pid_insn_rules[PI_NRULES];
  * PI_OK; its length in *ilen (0 when undecodable). */
 enum pid_insn_rule pid_insn_check(const uint8_t *code, size_t len, size_t *ilen);
 
+/* Where an entry probe of the function code[0..len) goes: PI_OK with *off
+ * 0 when its first instruction may carry a uprobe; PI_OK with *off > 0 when
+ * that one is EVEX or a VEX one the kernel emulates but it and the next few
+ * up to a safe one write no argument register (rdi, rsi, rdx, rcx, r8, r9)
+ * nor rsp and do not branch, so the probe there sees the arguments intact
+ * (never on a ret); else the first instruction's rule. */
+enum pid_insn_rule pid_insn_entry(const uint8_t *code, size_t len, uint64_t *off);
+
 /* The instruction at offset off of a function whose code is code[0..len):
  * decoded from the start, so off must be where an instruction begins. */
 enum pid_insn_rule pid_insn_at(const uint8_t *code, size_t len, uint64_t off);

@@ -3,8 +3,10 @@
  * EVEX instructions (with and without legacy prefixes), the VEX opcode bytes
  * the kernel emulates as branches, system calls and undecodable bytes are
  * refused; their neighbours (legacy jcc/call/ret, other VEX instructions,
- * RIP-relative forms) are not.  Offsets must start an instruction, and a
- * function's ret instructions are found only when all of it decodes.
+ * RIP-relative forms) are not.  Offsets must start an instruction, a
+ * function's ret instructions are found only when all of it decodes, and
+ * an entry probe moves past a refused first instruction only when that one
+ * keeps the argument registers.
  */
 #include <string.h>
 
@@ -150,7 +152,36 @@ test_rets(void)
 	CU_ASSERT_EQUAL(r.n, 1);
 }
 
+static void
+test_entry_moves(void)
+{
+	uint64_t off = 99;
+	/* vpbroadcastb %esi,%ymm17; mov %edi,%eax: __strchr_evex's start */
+	static const uint8_t strchr_evex[] = { 0x62, 0xe2, 0x7d, 0x28, 0x7a, 0xce, 0x89, 0xf8, 0xc3 };
+	CU_ASSERT_EQUAL(pid_insn_entry(strchr_evex, sizeof(strchr_evex), &off), PI_OK);
+	CU_ASSERT_EQUAL(off, 6);
+	/* a safe first instruction stays where it is */
+	CU_ASSERT_EQUAL(pid_insn_entry(func, sizeof(func), &off), PI_OK);
+	CU_ASSERT_EQUAL(off, 0);
+	/* vpcmpeqb (%rdi),%ymm0,%ymm1 (VEX 0x74), then vpaddb: past the first */
+	static const uint8_t cmpeq[] = { 0xc5, 0xfd, 0x74, 0x0f, 0xc5, 0xf5, 0xfc, 0xd9, 0xc3 };
+	CU_ASSERT_EQUAL(pid_insn_entry(cmpeq, sizeof(cmpeq), &off), PI_OK);
+	CU_ASSERT_EQUAL(off, 4);
+	/* vmovq %xmm0,%rdi (VEX 0x7e) writes an argument register: not passed */
+	static const uint8_t writes_rdi[] = { 0xc4, 0xe1, 0xf9, 0x7e, 0xc7, 0x90, 0xc3 };
+	CU_ASSERT_EQUAL(pid_insn_entry(writes_rdi, sizeof(writes_rdi), &off), PI_VEX_EMULATED);
+	CU_ASSERT_EQUAL(off, 0);
+	/* EVEX then ret: nothing safe before the function leaves */
+	static const uint8_t only_ret[] = { 0x62, 0xe2, 0x7d, 0x28, 0x7a, 0xce, 0xc3 };
+	CU_ASSERT_EQUAL(pid_insn_entry(only_ret, sizeof(only_ret), &off), PI_EVEX);
+	CU_ASSERT_EQUAL(off, 0);
+	/* undecodable first bytes stay refused */
+	static const uint8_t bad[] = { 0x06, 0x90 };
+	CU_ASSERT_EQUAL(pid_insn_entry(bad, sizeof(bad), &off), PI_UNDECODABLE);
+}
+
 static const struct cu_test tests[] = {
+	{ "entry_moves", test_entry_moves },
 	{ "rules", test_rules },
 	{ "table_is_complete", test_table_is_complete },
 	{ "offsets", test_offsets },
