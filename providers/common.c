@@ -104,7 +104,7 @@ prov_sample_spec(struct prov_registry *r, struct smp_event_spec *sp,
     const struct perf_event_attr *base, uint64_t extra_sample, const char *name,
     const struct prov_ops *ops, uint64_t cookie)
 {
-	memset(sp, 0, sizeof(*sp));
+	prov_spec_init(sp, name, ops, cookie);
 	if (base)
 		sp->attr = *base;
 	sp->attr.size = sizeof(sp->attr);
@@ -115,6 +115,14 @@ prov_sample_spec(struct prov_registry *r, struct smp_event_spec *sp,
 	sp->attr.use_clockid = 1;
 	sp->attr.clockid = 1;	/* CLOCK_MONOTONIC, as timestamp in BEGIN */
 	sp->attr.disabled = 1;
+}
+
+void
+prov_spec_init(struct smp_event_spec *sp, const char *name, const struct prov_ops *ops,
+    uint64_t cookie)
+{
+	memset(sp, 0, sizeof(*sp));
+	sp->attr.size = sizeof(sp->attr);
 	sp->scope = SMP_EACH_CPU;
 	sp->group_leader = -1;
 	sp->name = name;

@@ -45,6 +45,12 @@ prov_state(struct prov_registry *r, const struct prov_ops *ops)
 	return e ? e->st : NULL;
 }
 
+int
+prov_replay_unseen(struct prov_registry *r, const struct prov_ops *ops)
+{
+	return r->cfg.replay && !prov_state(r, ops);
+}
+
 void *
 prov_state_get(struct prov_registry *r, const struct prov_ops *ops, size_t size)
 {

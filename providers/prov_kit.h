@@ -102,6 +102,8 @@ int prov_emit_one(struct prov_probe *p, const struct d_probe_desc *pd, d_probe_c
  * prov_state() only looks (NULL: the provider was never named). */
 void *prov_state_get(struct prov_registry *r, const struct prov_ops *ops, size_t size);
 void *prov_state(struct prov_registry *r, const struct prov_ops *ops);
+/* Replaying a file that recorded none of ops's events (no state made). */
+int prov_replay_unseen(struct prov_registry *r, const struct prov_ops *ops);
 /* Grow the state (its address may change) to size bytes, zeroing the
  * new tail; NULL with the error set (the old block stays). */
 void *prov_state_grow(struct prov_registry *r, const struct prov_ops *ops, size_t old,
@@ -145,6 +147,10 @@ void prov_firing_ustack(struct d_firing *f, const struct smp_record *rec, uint64
 /* Whether the program reads traced memory (copyin/copyinstr): the cli
  * hands d_uses_stacks() bits, or 1 when it only says "something". */
 int prov_wants_ustack(const struct prov_registry *r);
+/* sp zeroed but for an event on every CPU, in no group, named name and
+ * owned by ops with cookie; the caller fills the attr. */
+void prov_spec_init(struct smp_event_spec *sp, const char *name, const struct prov_ops *ops,
+    uint64_t cookie);
 /* sp: an event sampled on every CPU, disabled until the run starts, on
  * CLOCK_MONOTONIC as every other event, each sample carrying ip, tid,
  * time, cpu (and the callchain when the program reads stacks) and

@@ -26,12 +26,19 @@ prov_tpb_emit(const struct prov_tpb *tb, struct prov_registry *r,
 	return prov_emit_matching(r, tb->tb_ops, pd, cb, arg);
 }
 
+static struct prov_tpb_state *
+prov_tpb_state_get(const struct prov_tpb *tb, struct prov_registry *r)
+{
+	size_t size = tb->tb_state_size ? tb->tb_state_size : sizeof(struct prov_tpb_state);
+	return prov_state_get(r, tb->tb_ops, size);
+}
+
 /* The state exists once the provider is named by a script or a file. */
 int
 prov_tpb_match(const struct prov_tpb *tb, struct prov_registry *r,
     const struct d_probe_desc *pd, d_probe_cb cb, void *arg)
 {
-	return prov_state_get(r, tb->tb_ops, tb->tb_state_size) ? prov_tpb_emit(tb, r, pd, cb, arg) : -1;
+	return prov_tpb_state_get(tb, r) ? prov_tpb_emit(tb, r, pd, cb, arg) : -1;
 }
 
 /* A replay lists the provider only when the file recorded its events. */
@@ -39,7 +46,7 @@ int
 prov_tpb_list(const struct prov_tpb *tb, struct prov_registry *r,
     const struct d_probe_desc *pd, d_probe_cb cb, void *arg)
 {
-	if (prov_cfg(r)->replay && !prov_state(r, tb->tb_ops))
+	if (prov_replay_unseen(r, tb->tb_ops))
 		return 0;
 	return prov_tpb_emit(tb, r, pd, cb, arg);
 }
@@ -119,7 +126,7 @@ prov_tpb_claim(const struct prov_tpb *tb, struct prov_registry *r, struct smp_se
 	int e = prov_tpb_recorded(tb, smp_event(s, evidx));
 	if (e < 0)
 		return 0;
-	struct prov_tpb_state *st = prov_state_get(r, tb->tb_ops, tb->tb_state_size);
+	struct prov_tpb_state *st = prov_tpb_state_get(tb, r);
 	if (!st)
 		return -1;
 	const struct prov_tpb_event *ev = e < tb->tb_nevents ? &tb->tb_events[e] : NULL;

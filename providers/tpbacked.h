@@ -9,7 +9,8 @@
  * replayed, a recorded event is claimed by its "system:event" name.
  * A record reaches tb_decode only once it is a sample of one of these
  * events, with a raw payload if it is a tracepoint's.  The provider's own
- * state struct begins with struct prov_tpb_state (tb_state_size: its size).
+ * state struct begins with struct prov_tpb_state (tb_state_size: its size;
+ * 0 when it is that struct alone).
  * PROV_TPB_OPS() defines the provider's prov_ops from its table.
  */
 #ifndef PMCTRACE_TPBACKED_H
@@ -41,7 +42,7 @@ struct prov_tpb {
 	const char *tb_decls;		/* D declarations the arg types need, or NULL */
 	const struct prov_tpb_event *tb_events;
 	int tb_nevents;
-	size_t tb_state_size;
+	size_t tb_state_size;		/* 0: sizeof(struct prov_tpb_state) */
 	/* Which events the enabled probes need (want[e] = 1); NULL: probe k
 	 * is fed by event k alone. */
 	void (*tb_want)(const uint32_t *probe, int *want);

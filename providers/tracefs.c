@@ -170,13 +170,8 @@ static void
 prov_tp_spec(struct prov_registry *r, const struct prov_ops *ops, const struct prov_tp *tp,
     uint64_t cookie, struct smp_event_spec *sp)
 {
-	memset(sp, 0, sizeof(*sp));
+	prov_spec_init(sp, tp->name, ops, cookie);
 	prov_tp_attr(tp, &sp->attr, prov_cfg(r)->want_callchains & 3);
-	sp->scope = SMP_EACH_CPU;
-	sp->group_leader = -1;
-	sp->name = tp->name;
-	sp->owner = (void *)ops;
-	sp->cookie = cookie;
 }
 
 static int

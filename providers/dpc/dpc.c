@@ -269,9 +269,7 @@ dpc_decode(struct prov_registry *r, const struct smp_record *rec, uint64_t cooki
 static int
 dpc_list(struct prov_registry *r, const struct d_probe_desc *pd, d_probe_cb cb, void *arg)
 {
-	if (prov_cfg(r)->replay && !prov_state(r, &prov_dpc_ops))
-		return 0;	/* the file recorded none of our events */
-	return dpc_emit(r, pd, cb, arg);
+	return prov_replay_unseen(r, &prov_dpc_ops) ? 0 : dpc_emit(r, pd, cb, arg);
 }
 
 static int

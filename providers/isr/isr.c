@@ -206,9 +206,7 @@ isr_decode(struct prov_registry *r, const struct smp_record *rec, uint64_t cooki
 static int
 isr_list(struct prov_registry *r, const struct d_probe_desc *pd, d_probe_cb cb, void *arg)
 {
-	if (prov_cfg(r)->replay && !prov_state(r, &prov_isr_ops))
-		return 0;	/* the file recorded none of our events */
-	return isr_emit(r, pd, cb, arg);
+	return prov_replay_unseen(r, &prov_isr_ops) ? 0 : isr_emit(r, pd, cb, arg);
 }
 
 static int

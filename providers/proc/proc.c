@@ -275,19 +275,13 @@ proc_add_carrier(struct prov_registry *r, struct smp_session *s)
 {
 	struct smp_event_spec sp;
 	int evidx;
-	memset(&sp, 0, sizeof(sp));
-	sp.attr.size = sizeof(sp.attr);
+	prov_spec_init(&sp, "proc:module-load", &prov_proc_ops, EV_MMAP);
 	sp.attr.type = PERF_TYPE_SOFTWARE;
 	sp.attr.config = PERF_COUNT_SW_DUMMY;
 	sp.attr.sample_id_all = 1;
 	sp.attr.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
 	    PERF_SAMPLE_IDENTIFIER;
 	sp.attr.disabled = 1;
-	sp.scope = SMP_EACH_CPU;
-	sp.group_leader = -1;
-	sp.name = "proc:module-load";
-	sp.owner = (void *)&prov_proc_ops;
-	sp.cookie = EV_MMAP;
 	int rc = smp_add_event(s, &sp, &evidx);
 	return rc < 0 ? prov_errf(r, "proc:::module-load: %s", smp_errmsg(s)) : 0;
 }

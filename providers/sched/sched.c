@@ -299,17 +299,11 @@ sched_add_cswitch(struct prov_registry *r, struct smp_session *s)
 {
 	struct smp_event_spec sp;
 	int evidx;
-	memset(&sp, 0, sizeof(sp));
-	sp.attr.size = sizeof(sp.attr);
+	prov_spec_init(&sp, SCHED_CSWITCH_EVENT, &prov_sched_ops, COOKIE_CSWITCH);
 	sp.attr.type = PERF_TYPE_SOFTWARE;
 	sp.attr.config = PERF_COUNT_SW_DUMMY;
 	sp.attr.context_switch = 1;
 	sp.attr.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU;
-	sp.scope = SMP_EACH_CPU;
-	sp.group_leader = -1;
-	sp.name = SCHED_CSWITCH_EVENT;
-	sp.owner = (void *)&prov_sched_ops;
-	sp.cookie = COOKIE_CSWITCH;
 	if (smp_add_event(s, &sp, &evidx) < 0)
 		return prov_errf(r, "%s", smp_errmsg(s));
 	return 0;

@@ -78,7 +78,6 @@ static const struct prov_tpb si_tpb = {
 	.tb_probes = si_names, .tb_nprobes = SK_N,
 	.tb_argtypes = si_args, .tb_nargs = 2,
 	.tb_events = si_calls, .tb_nevents = SI_NCALLS,
-	.tb_state_size = sizeof(struct prov_tpb_state),
 	.tb_want = si_want,
 	.tb_decode = si_decode,
 };

@@ -46,7 +46,6 @@ static const struct prov_tpb udp_tpb = {
 	.tb_probes = udp_names, .tb_nprobes = UK_N,
 	.tb_argtypes = udp_args, .tb_nargs = 2,
 	.tb_events = udp_events, .tb_nevents = UK_N,
-	.tb_state_size = sizeof(struct prov_tpb_state),
 	.tb_decode = udp_decode,
 };
 

@@ -37,23 +37,10 @@ static int
 vm_add_major(struct prov_registry *r, struct smp_session *s)
 {
 	struct smp_event_spec sp;
-	memset(&sp, 0, sizeof(sp));
-	sp.attr.size = sizeof(sp.attr);
+	prov_sample_spec(r, &sp, NULL, PERF_SAMPLE_ADDR, "page-faults-maj", &prov_vminfo_ops, VE_MAJ);
 	sp.attr.type = PERF_TYPE_SOFTWARE;
 	sp.attr.config = PERF_COUNT_SW_PAGE_FAULTS_MAJ;
 	sp.attr.sample_period = 1;
-	sp.attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-	    PERF_SAMPLE_CPU | PERF_SAMPLE_ADDR | PERF_SAMPLE_IDENTIFIER |
-	    ((prov_cfg(r)->want_callchains & 3) ? PERF_SAMPLE_CALLCHAIN : 0);
-	sp.attr.sample_id_all = 1;
-	sp.attr.use_clockid = 1;
-	sp.attr.clockid = 1;	/* CLOCK_MONOTONIC, as every other event */
-	sp.attr.disabled = 1;
-	sp.scope = SMP_EACH_CPU;
-	sp.group_leader = -1;
-	sp.name = "page-faults-maj";
-	sp.owner = (void *)&prov_vminfo_ops;
-	sp.cookie = VE_MAJ;
 	int evidx;
 	if (smp_add_event(s, &sp, &evidx) < 0)
 		return prov_errf(r, "%s", smp_errmsg(s));
@@ -104,7 +91,6 @@ static const struct prov_tpb vm_tpb = {
 	.tb_probes = vm_names, .tb_nprobes = VK_N,
 	.tb_argtypes = vm_args, .tb_nargs = 4,
 	.tb_events = vm_events, .tb_nevents = VE_MAJ,
-	.tb_state_size = sizeof(struct prov_tpb_state),
 	.tb_want = vm_want,
 	.tb_nextra = VE_N - VE_MAJ,	/* the page-faults-maj software event */
 	.tb_enable_extra = vm_enable_major,
