@@ -579,7 +579,7 @@ int
 d_subr_call(struct d_vm *vm, int func, uint64_t *r, int nargs, uint64_t *out)
 {
 	switch (func) {
-	case D_SUBR_STRINGOF: case F_STRLEN: case F_INDEX: case F_RINDEX:
+	case D_SUBR_STRINGOF: case D_SUBR_STRCHAR: case F_STRLEN: case F_INDEX: case F_RINDEX:
 	case F_STRCHR: case F_STRRCHR: case F_STRSTR: case F_STRTOK:
 	case F_STRJOIN: case F_SUBSTR: case F_LLTOSTR: case F_BASENAME:
 	case F_DIRNAME: case F_CLEANPATH: case F_TOUPPER: case F_TOLOWER:
