@@ -91,15 +91,44 @@ prov_names_ops(const char *pattern, const struct prov_ops *ops)
 	return strspn(pattern + n, "0123456789") == strlen(pattern + n);
 }
 
+/* Other names of a provider's probes: the seeds call tcp and udp tcpip
+ * and udpip.  An alias is not a provider of its own: tcpip:::send is
+ * tcp:::send, the same probe (one id), so a clause naming both fires once
+ * per event, and -l lists it under its own name. */
+static const char *const prov_aliases[][2] = {
+	{ "tcpip", "tcp" }, { "udpip", "udp" },
+};
+
+/* Whether pd names ops, by its name or an alias; *use is the description
+ * to hand the provider: pd, or pd with the provider's own name when only
+ * an alias matched. */
 static int
-prov_catalog_match(void *ctx, const struct d_probe_desc *pd, d_probe_cb cb,
+prov_desc_for(const struct d_probe_desc *pd, const struct prov_ops *ops,
+    struct d_probe_desc *use)
+{
+	*use = *pd;
+	if (prov_names_ops(pd->dpd_prov, ops))
+		return 1;
+	for (size_t i = 0; i < sizeof(prov_aliases) / sizeof(prov_aliases[0]); i++) {
+		if (strcmp(prov_aliases[i][1], ops->po_name) ||
+		    !prov_field_match(pd->dpd_prov, prov_aliases[i][0]))
+			continue;
+		use->dpd_prov = ops->po_name;
+		return 1;
+	}
+	return 0;
+}
+
+static int
+prov_catalog_match(void *ctx, const struct d_probe_desc *pd0, d_probe_cb cb,
     void *arg, char *errbuf, size_t errlen)
 {
 	struct prov_registry *r = ctx;
+	struct d_probe_desc pdu, *pd = &pdu;
 	int total = 0;
 	r->err[0] = '\0';
 	for (size_t i = 0; i < NPROV; i++) {
-		if (!prov_names_ops(pd->dpd_prov, prov_table[i]))
+		if (!prov_desc_for(pd0, prov_table[i], &pdu))
 			continue;
 		int n = prov_table[i]->po_match(r, pd, cb, arg);
 		if (n < 0) {
@@ -122,12 +151,13 @@ int
 prov_list(struct prov_registry *r, const struct d_probe_desc *pd, d_probe_cb cb, void *arg)
 {
 	static const struct d_probe_desc any = { "", "", "", "" };
+	struct d_probe_desc use;
 	if (!pd)
 		pd = &any;
 	for (size_t i = 0; i < NPROV; i++) {
-		if (!prov_names_ops(pd->dpd_prov, prov_table[i]))
+		if (!prov_desc_for(pd, prov_table[i], &use))
 			continue;
-		if (prov_table[i]->po_list(r, pd, cb, arg) < 0)
+		if (prov_table[i]->po_list(r, &use, cb, arg) < 0)
 			return -1;
 	}
 	return 0;

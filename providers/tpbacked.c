@@ -130,6 +130,13 @@ prov_tpb_claim(const struct prov_tpb *tb, struct prov_registry *r, struct smp_se
 	if (!st)
 		return -1;
 	const struct prov_tpb_event *ev = e < tb->tb_nevents ? &tb->tb_events[e] : NULL;
+	/* The file may hold a tracepoint twice (tcp and udp each record
+	 * sock:sock_send_length; each copy has every firing): one is this
+	 * provider's, or it fires twice per event. */
+	if (ev && st->tbs_claimed[e])
+		return 0;
+	if (ev)
+		st->tbs_claimed[e] = 1;
 	if (ev && !(ev->te_flags & PROV_TPB_FIXED_LAYOUT) &&
 	    prov_tp_load(r, ev->te_system, ev->te_event, &st->tbs_tp[e]) < 0)
 		return -1;

@@ -32,6 +32,7 @@ struct prov_tpb_state {
 	struct prov_tp tbs_tp[PROV_TPB_MAX_EVENTS];	/* by event index */
 	uint32_t tbs_probe[PROV_TPB_MAX_PROBES];	/* enabled probe ids, else 0 */
 	int tbs_planned;
+	uint8_t tbs_claimed[PROV_TPB_MAX_EVENTS];	/* replay: an event of the file has it */
 };
 struct prov_tpb {
 	const struct prov_ops *tb_ops;

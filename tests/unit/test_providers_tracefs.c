@@ -574,6 +574,26 @@ test_io_vminfo_sysinfo_names(void)
 	prov_close(r);
 }
 
+/* tcpip and udpip name tcp's and udp's probes: the same ids, each once
+ * for a glob covering both names. */
+static void
+test_tcpip_udpip_alias(void)
+{
+	struct prov_registry *r = open_registry(NULL);
+	struct collect c;
+	CU_ASSERT_EQUAL_FATAL(match(r, "tcp", "", "", "send", &c), 1);
+	uint32_t id = c.pi[0]->dp_id;
+	CU_ASSERT_EQUAL_FATAL(match(r, "tcpip", "", "", "send", &c), 1);
+	CU_ASSERT_EQUAL(c.pi[0]->dp_id, id);
+	CU_ASSERT_STRING_EQUAL(c.names[0], "tcp:::send");
+	CU_ASSERT_EQUAL(match(r, "tcp*", "", "", "send", &c), 1);
+	CU_ASSERT_EQUAL(match(r, "tcpip", "", "", "", &c), 7);
+	CU_ASSERT_EQUAL(match(r, "udpip", "", "", "", &c), 2);
+	CU_ASSERT_EQUAL(match(r, "*ip", "", "", "receive", &c), 2);
+	CU_ASSERT_EQUAL(match(r, "tcpipx", "", "", "", &c), 0);
+	prov_close(r);
+}
+
 /* A function of this very program, for the pid provider to find. */
 __attribute__((noinline)) int p13_probe_target(int x);
 __attribute__((noinline)) int
@@ -778,6 +798,7 @@ static const struct cu_test tests[] = {
 	{ "proc module-load from mmap records", test_proc_module_load },
 	{ "proc exit code and status", test_proc_exit_code },
 	{ "io vminfo sysinfo tcp udp proc probes", test_io_vminfo_sysinfo_names },
+	{ "tcpip and udpip are tcp's and udp's probes", test_tcpip_udpip_alias },
 	{ "pid provider on itself", test_pid_self },
 	{ "io typed args through D", test_io_typed },
 	{ "tcp typed args through D", test_tcp_typed },
