@@ -126,7 +126,8 @@ cook_op2(struct d_hdl *dh, struct d_node *n)
 		if (!d_type_is_int(in->dn_type) || (op == '-' && d_type_is_ptrlike(rt)))
 			d_error(dh, D_OP_ARITH, n->dn_line, "operator %s requires operands of arithmetic type", on);
 		if (pt->dt_ref->dt_kind == DK_VOID || pt->dt_ref->dt_kind == DK_FUNC)
-			d_error(dh, D_OP_VFPTR, n->dn_line, "operator %s requires pointer to a complete type", on);
+			d_error(dh, D_OP_INCOMPAT, n->dn_line, "operands have incompatible types: \"%s\" %s \"%s\"",
+			    tname(dh, lt), on, tname(dh, rt));
 		n->dn_type = pt->dt_kind == DK_ARRAY ? d_type_ptr(dh, pt->dt_ref) : pt;
 		n->dn_dynamic = 4;	/* scaled pointer arithmetic */
 		return n;
@@ -288,6 +289,12 @@ cook_assign(struct d_hdl *dh, struct d_node *n)
 	} else {
 		bool intonly = n->dn_op != T_ADDEQ && n->dn_op != T_SUBEQ && n->dn_op != T_MULEQ && n->dn_op != T_DIVEQ;
 		bool ptr = l->dn_type->dt_kind == DK_PTR && (n->dn_op == T_ADDEQ || n->dn_op == T_SUBEQ);
+		const char *on = opname(n->dn_op);
+		if (!ptr && d_type_is_ptrlike(r->dn_type) && (n->dn_op == T_ADDEQ || n->dn_op == T_SUBEQ))
+			d_error(dh, D_OP_VFPTR, n->dn_line, "operator %s requires left-hand scalar operand of known size", on);
+		if (d_type_is_arith(l->dn_type) && !d_type_is_arith(r->dn_type) && !d_type_is_ptrlike(r->dn_type))
+			d_error(dh, D_OP_INCOMPAT, n->dn_line, "operands have incompatible types: \"%s\" %s \"%s\"",
+			    tname(dh, l->dn_type), on, tname(dh, r->dn_type));
 		if (!ptr && ((intonly && (!d_type_is_int(l->dn_type) || !d_type_is_int(r->dn_type))) ||
 		    !d_type_is_arith(l->dn_type) || !d_type_is_arith(r->dn_type)))
 			d_error(dh, intonly ? D_OP_INT : D_OP_ARITH, n->dn_line,
