@@ -183,7 +183,7 @@ prov_kb_add_counters(struct prov_registry *r, struct smp_session *s,
 	struct prov_kb *kb = *prov_kb_slot(r);
 	for (int i = 0; i < n && i < KB_MAX_COUNTERS; i++) {
 		struct smp_event_spec sp;
-		char name[128];
+		char name[sizeof(PROV_KB_COUNTER) + sizeof(set->name)];
 		memset(&sp, 0, sizeof(sp));
 		sp.attr = set[i].attr;
 		sp.attr.size = sizeof(sp.attr);
