@@ -7,6 +7,9 @@
  * Replaying a file, an event pmctrace recorded for profile-997 or tick-1s
  * is that probe again; any other cpu-clock or task-clock event becomes
  * profile-<freq> (or profile-<period>ns) so that 'profile-*' finds it.
+ * sample-N[unit] (the seeds' name: "triggers for every sample") is another
+ * name of profile-N[unit], not a probe of its own: it names that probe, so
+ * a clause on both fires once per sample.
  */
 #include <ctype.h>
 #include <stdlib.h>
@@ -70,6 +73,9 @@ profile_parse(const char *name, int *tick)
 	return 0;
 }
 
+static int profile_match(struct prov_registry *r, const struct d_probe_desc *pd,
+    d_probe_cb cb, void *arg);
+
 static struct prov_probe *
 profile_make(struct prov_registry *r, const char *name, uint64_t ns, int tick)
 {
@@ -109,12 +115,27 @@ profile_list(struct prov_registry *r, const struct d_probe_desc *pd,
 	return n;
 }
 
+/* sample-N is profile-N: a description naming sample-... (a glob too)
+ * is handed on as profile-...; probes keep their profile- name. */
+static int
+profile_match_sample(struct prov_registry *r, const struct d_probe_desc *pd,
+    d_probe_cb cb, void *arg)
+{
+	char name[128];
+	struct d_probe_desc pd2 = *pd;
+	snprintf(name, sizeof(name), "profile-%s", pd->dpd_name + 7);
+	pd2.dpd_name = name;
+	return profile_match(r, &pd2, cb, arg);
+}
+
 static int
 profile_match(struct prov_registry *r, const struct d_probe_desc *pd,
     d_probe_cb cb, void *arg)
 {
 	if (!prov_field_match(pd->dpd_mod, "") || !prov_field_match(pd->dpd_func, ""))
 		return 0;
+	if (pd->dpd_name && !strncmp(pd->dpd_name, "sample-", 7))
+		return profile_match_sample(r, pd, cb, arg);
 	if (prov_has_glob(pd->dpd_name) || !pd->dpd_name || !*pd->dpd_name)
 		return profile_list(r, pd, cb, arg);
 	int tick;

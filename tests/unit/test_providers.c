@@ -98,6 +98,16 @@ test_profile_names(void)
 	CU_ASSERT_EQUAL(match(r, "profile", "", "", "profile-0", &c), 0);
 	/* a glob matches the listed rates, like dtrace -l -P profile */
 	CU_ASSERT(match(r, "profile", "", "", "tick-*", &c) >= 8);
+	/* sample-N (the seeds' name) is profile-N itself */
+	CU_ASSERT_EQUAL(match(r, "profile", "", "", "sample-1000hz", &c), 1);
+	CU_ASSERT_EQUAL(c.ids[0], id);
+	CU_ASSERT_EQUAL(match(r, "", "", "", "sample-5ms", &c), 1);
+	CU_ASSERT_EQUAL(prov_by_id(r, c.ids[0])->pp_param[1], 0);	/* every CPU */
+	CU_ASSERT_STRING_EQUAL(prov_by_id(r, c.ids[0])->pp_info.dp_name, "profile-5ms");
+	CU_ASSERT_EQUAL(match(r, "profile", "", "", "sample-*", &c),
+	    match(r, "profile", "", "", "profile-*", &c));
+	CU_ASSERT_EQUAL(match(r, "profile", "", "", "sample-0", &c), 0);
+	CU_ASSERT_EQUAL(match(r, "profile", "", "", "sample-", &c), 0);
 	prov_close(r);
 }
 
