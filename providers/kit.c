@@ -45,6 +45,12 @@ prov_state(struct prov_registry *r, const struct prov_ops *ops)
 	return e ? e->st : NULL;
 }
 
+void *
+prov_tp_state(struct prov_registry *r, const struct prov_ops *ops, const struct smp_record *rec)
+{
+	return rec->type == PERF_RECORD_SAMPLE && rec->raw ? prov_state(r, ops) : NULL;
+}
+
 int
 prov_replay_unseen(struct prov_registry *r, const struct prov_ops *ops)
 {

@@ -102,6 +102,9 @@ int prov_emit_one(struct prov_probe *p, const struct d_probe_desc *pd, d_probe_c
  * prov_state() only looks (NULL: the provider was never named). */
 void *prov_state_get(struct prov_registry *r, const struct prov_ops *ops, size_t size);
 void *prov_state(struct prov_registry *r, const struct prov_ops *ops);
+/* ops's state when rec is a tracepoint sample (a raw payload), else NULL. */
+void *prov_tp_state(struct prov_registry *r, const struct prov_ops *ops,
+    const struct smp_record *rec);
 /* Replaying a file that recorded none of ops's events (no state made). */
 int prov_replay_unseen(struct prov_registry *r, const struct prov_ops *ops);
 /* Grow the state (its address may change) to size bytes, zeroing the

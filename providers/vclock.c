@@ -44,9 +44,8 @@ vclock_open(void)
 void
 vclock_close(struct vclock *vc)
 {
-	if (!vc)
-		return;
-	free(vc->tab);
+	if (vc)
+		free(vc->tab);
 	free(vc);
 }
 

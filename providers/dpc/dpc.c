@@ -119,14 +119,18 @@ dpc_load(struct prov_registry *r, struct dpc_kind_state *ks, const struct dpc_so
 }
 
 /* Which probes fire at each kind's exit; counter probes make a group. */
-static void
-dpc_plan(struct prov_registry *r, struct dpc_state *st)
+static struct dpc_state *
+dpc_plan(struct prov_registry *r)
 {
+	struct dpc_state *st = prov_state_get(r, &prov_dpc_ops, sizeof(*st));
+	if (!st)
+		return NULL;
 	for (int k = 0; k < DK_N; k++)
 		prov_pair_reset(&st->k[k].pair);
 	for (struct prov_probe *p = NULL; (p = prov_next(r, &prov_dpc_ops, p, 1)); )
 		prov_pair_plan(&st->k[p->pp_param[DP_KIND]].pair, p->pp_info.dp_id,
 		    p->pp_param[DP_COUNTER]);
+	return st;
 }
 
 /* Softirqs from the in-kernel probe (1), or the perf path (0, said). */
@@ -147,10 +151,9 @@ dpc_enable_kb(struct prov_registry *r, struct smp_session *s, struct dpc_state *
 static int
 dpc_enable(struct prov_registry *r, struct smp_session *s)
 {
-	struct dpc_state *st = prov_state_get(r, &prov_dpc_ops, sizeof(*st));
+	struct dpc_state *st = dpc_plan(r);
 	if (!st)
 		return -1;
-	dpc_plan(r, st);
 	for (int k = 0; k < DK_N; k++) {
 		struct dpc_kind_state *ks = &st->k[k];
 		uint64_t cookie = (uint64_t)k * 2;
@@ -244,7 +247,7 @@ dpc_decode(struct prov_registry *r, const struct smp_record *rec, uint64_t cooki
 	struct dpc_state *st = prov_state(r, &prov_dpc_ops);
 	if (st && cookie == PROV_KB_COOKIE && rec->type == PERF_RECORD_SAMPLE && rec->raw) {
 		if (prov_cfg(r)->replay && !st->k[DK_DPC].pair.probe)
-			dpc_plan(r, st);
+			dpc_plan(r);
 		return dpc_decode_kb(r, st, rec, fire, arg);
 	}
 	int kind = (int)(cookie / 2);
@@ -252,7 +255,7 @@ dpc_decode(struct prov_registry *r, const struct smp_record *rec, uint64_t cooki
 		return 0;
 	struct dpc_kind_state *ks = &st->k[kind];
 	if (prov_cfg(r)->replay && !ks->pair.probe)
-		dpc_plan(r, st);
+		dpc_plan(r);
 	if ((cookie & 1) == 0) {
 		struct prov_interval *iv = prov_pair_entry(&ks->pair, rec,
 		    prov_tp_uint(ks->e_id, rec->raw, rec->raw_size));

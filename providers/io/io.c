@@ -155,11 +155,9 @@ io_decode(struct prov_registry *r, struct prov_tpb_state *tbs, const struct smp_
 }
 
 static const struct prov_tpb io_tpb = {
-	.tb_ops = &prov_io_ops,
-	.tb_probes = io_names, .tb_nprobes = IO_N,
+	.tb_ops = &prov_io_ops, .tb_probes = io_names, .tb_nprobes = IO_N,
 	.tb_argtypes = io_argtypes, .tb_nargs = 3, .tb_decls = io_decls,
-	.tb_events = io_events, .tb_nevents = IO_N,
-	.tb_state_size = sizeof(struct io_state),
+	.tb_events = io_events, .tb_nevents = IO_N, .tb_state_size = sizeof(struct io_state),
 	.tb_decode = io_decode,
 };
 

@@ -87,21 +87,24 @@ isr_load(struct prov_registry *r)
 }
 
 /* Which probes fire at each exit; a counter probe makes the pair a group. */
-static void
-isr_plan(struct prov_registry *r, struct isr_state *st)
+static struct isr_state *
+isr_plan(struct prov_registry *r)
 {
+	struct isr_state *st = prov_state_get(r, &prov_isr_ops, sizeof(*st));
+	if (!st)
+		return NULL;
 	prov_pair_reset(&st->pair);
 	for (struct prov_probe *p = NULL; (p = prov_next(r, &prov_isr_ops, p, 1)); )
 		prov_pair_plan(&st->pair, p->pp_info.dp_id, p->pp_param[0]);
+	return st;
 }
 
 static int
 isr_enable(struct prov_registry *r, struct smp_session *s)
 {
-	struct isr_state *st = prov_state_get(r, &prov_isr_ops, sizeof(*st));
+	struct isr_state *st = isr_plan(r);
 	if (!st)
 		return -1;
-	isr_plan(r, st);
 	if (!st->pair.probe && !st->pair.npmcfire)
 		return 0;	/* no isr probe in the program: leave tracefs alone */
 	if (!st->pair.npmcfire) {
@@ -182,11 +185,11 @@ static int
 isr_decode(struct prov_registry *r, const struct smp_record *rec, uint64_t cookie,
     prov_fire_fn fire, void *arg)
 {
-	struct isr_state *st = prov_state(r, &prov_isr_ops);
-	if (!st || rec->type != PERF_RECORD_SAMPLE || !rec->raw)
+	struct isr_state *st = prov_tp_state(r, &prov_isr_ops, rec);
+	if (!st)
 		return 0;
 	if (prov_cfg(r)->replay && !st->pair.probe)
-		isr_plan(r, st);
+		isr_plan(r);
 	if (cookie == PROV_KB_COOKIE)
 		return isr_decode_kb(r, st, rec, fire, arg);
 	if (cookie == COOKIE_ENTRY) {

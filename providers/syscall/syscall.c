@@ -104,9 +104,8 @@ sc_emit(struct prov_registry *r, const struct d_probe_desc *pd, d_probe_cb cb, v
 static int
 sc_list(struct prov_registry *r, const struct d_probe_desc *pd, d_probe_cb cb, void *arg)
 {
-	if (prov_cfg(r)->replay)
-		return prov_emit_matching(r, &prov_syscall_ops, pd, cb, arg);
-	return sc_emit(r, pd, cb, arg);
+	return prov_cfg(r)->replay ? prov_emit_matching(r, &prov_syscall_ops, pd, cb, arg) :
+	    sc_emit(r, pd, cb, arg);
 }
 
 /* Which probes are enabled, by syscall number; returns how many syscalls
@@ -274,8 +273,8 @@ static int
 sc_decode(struct prov_registry *r, const struct smp_record *rec, uint64_t cookie,
     prov_fire_fn fire, void *arg)
 {
-	struct sc_state *st = prov_state(r, &prov_syscall_ops);
-	if (!st || rec->type != PERF_RECORD_SAMPLE || !rec->raw)
+	struct sc_state *st = prov_tp_state(r, &prov_syscall_ops, rec);
+	if (!st)
 		return 0;
 	if (!st->planned) {
 		int count[2];

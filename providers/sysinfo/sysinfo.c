@@ -74,12 +74,9 @@ si_decode(struct prov_registry *r, struct prov_tpb_state *st, const struct smp_r
 }
 
 static const struct prov_tpb si_tpb = {
-	.tb_ops = &prov_sysinfo_ops,
-	.tb_probes = si_names, .tb_nprobes = SK_N,
-	.tb_argtypes = si_args, .tb_nargs = 2,
-	.tb_events = si_calls, .tb_nevents = SI_NCALLS,
-	.tb_want = si_want,
-	.tb_decode = si_decode,
+	.tb_ops = &prov_sysinfo_ops, .tb_probes = si_names, .tb_nprobes = SK_N,
+	.tb_argtypes = si_args, .tb_nargs = 2, .tb_events = si_calls, .tb_nevents = SI_NCALLS,
+	.tb_want = si_want, .tb_decode = si_decode,
 };
 
 PROV_TPB_OPS(prov_sysinfo_ops, "sysinfo", si_tpb);

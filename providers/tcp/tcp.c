@@ -323,13 +323,10 @@ tcp_decode(struct prov_registry *r, struct prov_tpb_state *tbs, const struct smp
 }
 
 static const struct prov_tpb tcp_tpb = {
-	.tb_ops = &prov_tcp_ops,
-	.tb_probes = tcp_names, .tb_nprobes = TK_N,
+	.tb_ops = &prov_tcp_ops, .tb_probes = tcp_names, .tb_nprobes = TK_N,
 	.tb_argtypes = tcp_argtypes, .tb_nargs = 6, .tb_decls = tcp_decls,
-	.tb_events = tcp_events, .tb_nevents = TE_N,
-	.tb_state_size = sizeof(struct tcp_state),
-	.tb_want = tcp_want,
-	.tb_decode = tcp_decode,
+	.tb_events = tcp_events, .tb_nevents = TE_N, .tb_state_size = sizeof(struct tcp_state),
+	.tb_want = tcp_want, .tb_decode = tcp_decode,
 };
 
 PROV_TPB_OPS(prov_tcp_ops, "tcp", tcp_tpb);

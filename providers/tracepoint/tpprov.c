@@ -411,8 +411,8 @@ static int
 tpp_decode(struct prov_registry *r, const struct smp_record *rec, uint64_t cookie,
     prov_fire_fn fire, void *arg)
 {
-	struct tpp_state *st = prov_state(r, &prov_tracepoint_ops);
-	if (!st || rec->type != PERF_RECORD_SAMPLE || !rec->raw || cookie >= (uint64_t)st->nslots)
+	struct tpp_state *st = prov_tp_state(r, &prov_tracepoint_ops, rec);
+	if (!st || cookie >= (uint64_t)st->nslots)
 		return 0;
 	if (!st->planned)
 		tpp_plan(r, st);

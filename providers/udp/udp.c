@@ -42,10 +42,8 @@ udp_decode(struct prov_registry *r, struct prov_tpb_state *st, const struct smp_
 }
 
 static const struct prov_tpb udp_tpb = {
-	.tb_ops = &prov_udp_ops,
-	.tb_probes = udp_names, .tb_nprobes = UK_N,
-	.tb_argtypes = udp_args, .tb_nargs = 2,
-	.tb_events = udp_events, .tb_nevents = UK_N,
+	.tb_ops = &prov_udp_ops, .tb_probes = udp_names, .tb_nprobes = UK_N,
+	.tb_argtypes = udp_args, .tb_nargs = 2, .tb_events = udp_events, .tb_nevents = UK_N,
 	.tb_decode = udp_decode,
 };
 

@@ -87,15 +87,10 @@ vm_decode(struct prov_registry *r, struct prov_tpb_state *st, const struct smp_r
 }
 
 static const struct prov_tpb vm_tpb = {
-	.tb_ops = &prov_vminfo_ops,
-	.tb_probes = vm_names, .tb_nprobes = VK_N,
-	.tb_argtypes = vm_args, .tb_nargs = 4,
-	.tb_events = vm_events, .tb_nevents = VE_MAJ,
-	.tb_want = vm_want,
-	.tb_nextra = VE_N - VE_MAJ,	/* the page-faults-maj software event */
-	.tb_enable_extra = vm_enable_major,
-	.tb_claim_extra = vm_claim_major,
-	.tb_decode = vm_decode,
+	.tb_ops = &prov_vminfo_ops, .tb_probes = vm_names, .tb_nprobes = VK_N,
+	.tb_argtypes = vm_args, .tb_nargs = 4, .tb_events = vm_events, .tb_nevents = VE_MAJ,
+	.tb_want = vm_want, .tb_nextra = VE_N - VE_MAJ, .tb_enable_extra = vm_enable_major,
+	.tb_claim_extra = vm_claim_major, .tb_decode = vm_decode,
 };
 
 PROV_TPB_OPS(prov_vminfo_ops, "vminfo", vm_tpb);
