@@ -65,8 +65,14 @@ cook_call_action(struct d_hdl *dh, struct d_node *n, const struct d_fdef *f)
 	case F_SYSTEM:
 	case F_FREOPEN:
 		cook_args(dh, n, 0);
-		if (n->dn_args->dn_kind != DN_STR)
-			d_error(dh, D_PRINTF_ARG_FMT, n->dn_line, "%s( ) argument #1 must be a string constant", f->name);
+		if (n->dn_args->dn_kind != DN_STR) {
+			/* a string that is not a constant is the wrong kind of
+			 * format; anything else is the wrong type */
+			bool str = d_type_is_string(n->dn_args->dn_type);
+			d_error(dh, str ? D_PRINTF_ARG_FMT : D_PROTO_ARG, n->dn_line,
+			    "%s( ) argument #1 is incompatible with prototype:\n\tprototype: %s\n\t argument: %s",
+			    f->name, str ? "string constant" : "string", tname(dh, n->dn_args->dn_type));
+		}
 		break;
 	case F_PRINTA: {
 		struct d_node *fmt = NULL;

@@ -81,5 +81,12 @@ BEGIN {
 	trace(strtok(1, ","));
 }
 D
+row '[D_PRINTF_ARG_FMT] line 2: printf( ) argument #1 is incompatible with prototype:
+	prototype: string constant
+	 argument: string' <<'D'
+BEGIN {
+	printf(probename);
+}
+D
 echo "$n diagnoses, $bad failed"
 [ $bad = 0 ]
