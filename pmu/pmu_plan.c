@@ -223,12 +223,12 @@ pmu_fit_where(const struct pmu_fit *f, int i, char *buf, size_t len)
 {
 	for (int k = 0; k < PMU_MAX_FIXED; k++)
 		if (f->fixed_owner[k] == i) {
-			snprintf(buf, len, "fixed %d", k);
+			snprintf(buf, len, "fixed %u", (unsigned char)k);
 			return buf;
 		}
 	for (int j = 0; j < PMU_MAX_GP; j++)
 		if (f->gp_owner[j] == i) {
-			snprintf(buf, len, "general-purpose %d", j);
+			snprintf(buf, len, "general-purpose %u", (unsigned char)j);
 			return buf;
 		}
 	return NULL;
