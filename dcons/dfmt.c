@@ -60,6 +60,45 @@ piece_new(dfmt_t *f)
 	return np;
 }
 
+/* A run of digits at p: a leading 0 is the zero-pad flag, else the width
+ * (the precision after '.').  Returns the last character used. */
+static const char *
+conv_digits(struct dfmt_piece *pc, const char *p, int dot, int *digits)
+{
+	int v = 0;
+
+	if (!dot && !*digits && *p == '0') {
+		pc->fp_flags |= DFMT_F_ZPAD;
+		pc->fp_flags &= ~DFMT_F_LEFT;
+		return p;
+	}
+	for (; isdigit((unsigned char)*p) && v < 100000; p++)
+		v = v * 10 + (*p - '0');
+	*(dot ? &pc->fp_prec : &pc->fp_width) = v;
+	++*digits;
+	return p - 1;
+}
+
+/* A one-character flag: applied, and 1; anything else 0. */
+static int
+conv_flag(struct dfmt_piece *pc, char c)
+{
+	switch (c) {
+	case '#': pc->fp_flags |= DFMT_F_ALT; return 1;
+	case '+': pc->fp_flags |= DFMT_F_SPOS; return 1;
+	case ' ': pc->fp_flags |= DFMT_F_SPACE; return 1;
+	case '\'': pc->fp_flags |= DFMT_F_GROUP; return 1;
+	case '@': pc->fp_flags |= DFMT_F_AGG; return 1;
+	case '?': pc->fp_width = 16; return 1;
+	case '-':
+		pc->fp_flags |= DFMT_F_LEFT;
+		pc->fp_flags &= ~DFMT_F_ZPAD;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 /*
  * conversion = '%' { flag | digits | '.' | '*' | '?' | '@' } [h|l|ll|L|w] name
  * Returns a pointer to the conversion's last character, or NULL with the
@@ -72,33 +111,14 @@ parse_conv(struct pstate *ps, struct dfmt_piece *pc, const char *p, int n)
 	char c;
 
 	for (;;) {
-		switch (c = *++p) {
-		case '0': case '1': case '2': case '3': case '4':
-		case '5': case '6': case '7': case '8': case '9': {
-			int v = 0;
-
-			if (!dot && !digits && c == '0') {
-				pc->fp_flags |= DFMT_F_ZPAD;
-				pc->fp_flags &= ~DFMT_F_LEFT;
-				continue;
-			}
-			for (; isdigit((unsigned char)*p) && v < 100000; p++)
-				v = v * 10 + (*p - '0');
-			p--;
-			*(dot ? &pc->fp_prec : &pc->fp_width) = v;
-			digits++;
+		c = *++p;
+		if (isdigit((unsigned char)c)) {
+			p = conv_digits(pc, p, dot, &digits);
 			continue;
 		}
-		case '#': pc->fp_flags |= DFMT_F_ALT; continue;
-		case '+': pc->fp_flags |= DFMT_F_SPOS; continue;
-		case ' ': pc->fp_flags |= DFMT_F_SPACE; continue;
-		case '\'': pc->fp_flags |= DFMT_F_GROUP; continue;
-		case '@': pc->fp_flags |= DFMT_F_AGG; continue;
-		case '?': pc->fp_width = 16; continue;
-		case '-':
-			pc->fp_flags |= DFMT_F_LEFT;
-			pc->fp_flags &= ~DFMT_F_ZPAD;
+		if (conv_flag(pc, c))
 			continue;
+		switch (c) {
 		case '*': {
 			uint32_t fl = dot ? DFMT_F_DYNP : DFMT_F_DYNW;
 
