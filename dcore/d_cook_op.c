@@ -52,6 +52,73 @@ is_cmp(int op)
 	return op == T_EQ || op == T_NE || op == '<' || op == '>' || op == T_LE || op == T_GE;
 }
 
+/* Comparisons: strings by content, arithmetic operands after the usual
+ * conversions, pointers and integers as unsigned longs. */
+static struct d_node *
+cook_cmp(struct d_hdl *dh, struct d_node *n, const char *on)
+{
+	struct d_node *l = n->dn_l, *r = n->dn_r;
+	struct d_type *lt = l->dn_type, *rt = r->dn_type;
+	n->dn_type = dh->dh_t_int;
+	if (stringish(lt) && stringish(rt) && (d_type_is_string(lt) || d_type_is_string(rt))) {
+		n->dn_dynamic = 2;	/* string comparison */
+		if (l->dn_kind == DN_STR && r->dn_kind == DN_STR) {
+			int c = strcmp(l->dn_str, r->dn_str);
+			n->dn_l = mkint(dh, l, (uint64_t)(int64_t)c, dh->dh_t_int);
+			n->dn_r = mkint(dh, r, 0, dh->dh_t_int);
+			return mkint(dh, n, fold2(dh, n, (uint64_t)(int64_t)c, 0, true), dh->dh_t_int);
+		}
+		return n;
+	}
+	if (d_type_is_arith(lt) && d_type_is_arith(rt)) {
+		struct d_type *t = arith_result(dh, lt, rt);
+		n->dn_ctype = t;
+		if (l->dn_kind == DN_INT && r->dn_kind == DN_INT)
+			return mkint(dh, n, fold2(dh, n, l->dn_ival, r->dn_ival, t->dt_signed), dh->dh_t_int);
+		return n;
+	}
+	if ((d_type_is_ptrlike(lt) || d_type_is_int(lt)) && (d_type_is_ptrlike(rt) || d_type_is_int(rt))) {
+		if (d_type_is_ptrlike(lt) && d_type_is_ptrlike(rt) && !d_type_compat(d_type_ptr(dh, lt->dt_ref), d_type_ptr(dh, rt->dt_ref)))
+			d_error(dh, D_OP_INCOMPAT, n->dn_line, "operator %s requires operands of compatible types: \"%s\" %s \"%s\"",
+			    on, tname(dh, lt), on, tname(dh, rt));
+		n->dn_ctype = dh->dh_t_ulong;
+		return n;
+	}
+	if (d_type_is_string(lt) && d_type_is_int(rt) && r->dn_kind == DN_INT && r->dn_ival == 0) {
+		n->dn_ctype = dh->dh_t_ulong;	/* s == NULL */
+		return n;
+	}
+	d_error(dh, D_OP_INCOMPAT, n->dn_line, "operator %s requires operands of compatible types: \"%s\" %s \"%s\"",
+	    on, tname(dh, lt), on, tname(dh, rt));
+}
+
+/* Pointer +/- integer (scaled by the element size) and pointer - pointer. */
+static struct d_node *
+cook_ptrarith(struct d_hdl *dh, struct d_node *n, const char *on)
+{
+	int op = n->dn_op;
+	struct d_node *l = n->dn_l, *r = n->dn_r;
+	struct d_type *lt = l->dn_type, *rt = r->dn_type;
+	if (d_type_is_ptrlike(lt) && d_type_is_ptrlike(rt)) {
+		if (op == '+' || !d_type_compat(d_type_ptr(dh, lt->dt_ref), d_type_ptr(dh, rt->dt_ref)))
+			d_error(dh, D_OP_INCOMPAT, n->dn_line, "operator %s requires operands of compatible types: \"%s\" %s \"%s\"",
+			    on, tname(dh, lt), on, tname(dh, rt));
+		n->dn_type = dh->dh_t_long;
+		n->dn_dynamic = 3;	/* pointer difference */
+		return n;
+	}
+	struct d_type *pt = d_type_is_ptrlike(lt) ? lt : rt;
+	struct d_node *in = d_type_is_ptrlike(lt) ? r : l;
+	if (!d_type_is_int(in->dn_type) || (op == '-' && d_type_is_ptrlike(rt)))
+		d_error(dh, D_OP_ARITH, n->dn_line, "operator %s requires operands of arithmetic type", on);
+	if (pt->dt_ref->dt_kind == DK_VOID || pt->dt_ref->dt_kind == DK_FUNC)
+		d_error(dh, D_OP_INCOMPAT, n->dn_line, "operands have incompatible types: \"%s\" %s \"%s\"",
+		    tname(dh, lt), on, tname(dh, rt));
+	n->dn_type = pt->dt_kind == DK_ARRAY ? d_type_ptr(dh, pt->dt_ref) : pt;
+	n->dn_dynamic = 4;	/* scaled pointer arithmetic */
+	return n;
+}
+
 struct d_node *
 cook_op2(struct d_hdl *dh, struct d_node *n)
 {
@@ -78,60 +145,11 @@ cook_op2(struct d_hdl *dh, struct d_node *n)
 			return mkint(dh, n, fold2(dh, n, l->dn_ival, r->dn_ival, true), dh->dh_t_int);
 		return n;
 	}
-	if (is_cmp(op)) {
-		n->dn_type = dh->dh_t_int;
-		if (stringish(lt) && stringish(rt) && (d_type_is_string(lt) || d_type_is_string(rt))) {
-			n->dn_dynamic = 2;	/* string comparison */
-			if (l->dn_kind == DN_STR && r->dn_kind == DN_STR) {
-				int c = strcmp(l->dn_str, r->dn_str);
-				n->dn_l = mkint(dh, l, (uint64_t)(int64_t)c, dh->dh_t_int);
-				n->dn_r = mkint(dh, r, 0, dh->dh_t_int);
-				return mkint(dh, n, fold2(dh, n, (uint64_t)(int64_t)c, 0, true), dh->dh_t_int);
-			}
-			return n;
-		}
-		if (d_type_is_arith(lt) && d_type_is_arith(rt)) {
-			struct d_type *t = arith_result(dh, lt, rt);
-			n->dn_ctype = t;
-			if (l->dn_kind == DN_INT && r->dn_kind == DN_INT)
-				return mkint(dh, n, fold2(dh, n, l->dn_ival, r->dn_ival, t->dt_signed), dh->dh_t_int);
-			return n;
-		}
-		if ((d_type_is_ptrlike(lt) || d_type_is_int(lt)) && (d_type_is_ptrlike(rt) || d_type_is_int(rt))) {
-			if (d_type_is_ptrlike(lt) && d_type_is_ptrlike(rt) && !d_type_compat(d_type_ptr(dh, lt->dt_ref), d_type_ptr(dh, rt->dt_ref)))
-				d_error(dh, D_OP_INCOMPAT, n->dn_line, "operator %s requires operands of compatible types: \"%s\" %s \"%s\"",
-				    on, tname(dh, lt), on, tname(dh, rt));
-			n->dn_ctype = dh->dh_t_ulong;
-			return n;
-		}
-		if (d_type_is_string(lt) && d_type_is_int(rt) && r->dn_kind == DN_INT && r->dn_ival == 0) {
-			n->dn_ctype = dh->dh_t_ulong;	/* s == NULL */
-			return n;
-		}
-		d_error(dh, D_OP_INCOMPAT, n->dn_line, "operator %s requires operands of compatible types: \"%s\" %s \"%s\"",
-		    on, tname(dh, lt), on, tname(dh, rt));
-	}
+	if (is_cmp(op))
+		return cook_cmp(dh, n, on);
 	/* pointer arithmetic */
-	if ((op == '+' || op == '-') && (d_type_is_ptrlike(lt) || d_type_is_ptrlike(rt))) {
-		if (d_type_is_ptrlike(lt) && d_type_is_ptrlike(rt)) {
-			if (op == '+' || !d_type_compat(d_type_ptr(dh, lt->dt_ref), d_type_ptr(dh, rt->dt_ref)))
-				d_error(dh, D_OP_INCOMPAT, n->dn_line, "operator %s requires operands of compatible types: \"%s\" %s \"%s\"",
-				    on, tname(dh, lt), on, tname(dh, rt));
-			n->dn_type = dh->dh_t_long;
-			n->dn_dynamic = 3;	/* pointer difference */
-			return n;
-		}
-		struct d_type *pt = d_type_is_ptrlike(lt) ? lt : rt;
-		struct d_node *in = d_type_is_ptrlike(lt) ? r : l;
-		if (!d_type_is_int(in->dn_type) || (op == '-' && d_type_is_ptrlike(rt)))
-			d_error(dh, D_OP_ARITH, n->dn_line, "operator %s requires operands of arithmetic type", on);
-		if (pt->dt_ref->dt_kind == DK_VOID || pt->dt_ref->dt_kind == DK_FUNC)
-			d_error(dh, D_OP_INCOMPAT, n->dn_line, "operands have incompatible types: \"%s\" %s \"%s\"",
-			    tname(dh, lt), on, tname(dh, rt));
-		n->dn_type = pt->dt_kind == DK_ARRAY ? d_type_ptr(dh, pt->dt_ref) : pt;
-		n->dn_dynamic = 4;	/* scaled pointer arithmetic */
-		return n;
-	}
+	if ((op == '+' || op == '-') && (d_type_is_ptrlike(lt) || d_type_is_ptrlike(rt)))
+		return cook_ptrarith(dh, n, on);
 	bool intonly = op == '%' || op == '&' || op == '|' || op == '^' || op == T_SHL || op == T_SHR;
 	if (intonly) {
 		if (!d_type_is_int(lt) || !d_type_is_int(rt))
