@@ -224,6 +224,10 @@ cook_ident(struct d_hdl *dh, struct d_node *n, bool create)
 		case DV_ENUM:
 			return mkint(dh, n, (uint64_t)v->dv_ival, v->dv_type);
 		case DV_INLINE:
+			/* inline int a = a + 1: not yet defined, as in DTrace
+			 * (and expanding it would never end) */
+			if (v->dv_defining)
+				d_error(dh, D_IDENT_UNDEF, n->dn_line, "failed to resolve %s: Unknown variable name", n->dn_name);
 			return cook_inline_use(dh, n, v);
 		case DV_ASSOC:
 			d_error(dh, D_ARR_BADREF, n->dn_line, "%s is an associative array and must be referenced with a tuple", n->dn_name);
@@ -783,7 +787,9 @@ d_cook_decl_inline(struct d_hdl *dh, struct d_var *v)
 		v->dv_inline->dn_type = v->dv_inline->dn_ctype;
 		return;
 	}
+	v->dv_defining = true;
 	struct d_node *e = d_cook_expr(dh, v->dv_inline);
+	v->dv_defining = false;
 	if (e->dn_action)
 		d_error(dh, D_OP_ACT, e->dn_line, "inline %s may not be an action", v->dv_name);
 	struct d_type *t = v->dv_type;

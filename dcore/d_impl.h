@@ -287,6 +287,7 @@ struct d_var {
 	struct d_node *dv_inline;	/* DV_INLINE expression */
 	int64_t dv_ival;	/* DV_ENUM */
 	bool dv_declared;
+	bool dv_defining;		/* an inline whose own expression is being cooked */
 	struct d_var *dv_next;
 	struct d_var *dv_hnext;		/* dh_varhash chain, newest first too */
 };
@@ -547,6 +548,7 @@ void d_vm_outstart(struct d_vm *vm);
 
 #define D_ERRCPUS	1024
 #define D_VARHASH	4096	/* dh_varhash buckets */
+#define D_MAX_STACKFRAMES 65535	/* -x stackframes, ustackframes, jstackframes */
 #define D_MAXDEPTH	1000	/* expression nesting the compiler accepts */	/* faults are counted per CPU below this */
 
 /* A probe description's match, reused for the same text in later clauses. */

@@ -203,7 +203,13 @@ d_opt_parse_value(int opt, const char *value, int64_t *out)
 		char *end;
 		errno = 0;
 		long long n = strtoll(value, &end, 0);
-		if (end == value || *end || errno)
+		if (end == value || *end || errno || n < 0)
+			return -1;
+		/* a frame count sizes per-firing buffers: beyond any stack
+		 * perf can deliver (kernel.perf_event_max_stack), it only
+		 * exhausts memory */
+		if ((opt == O_STACKFRAMES || opt == O_USTACKFRAMES || opt == O_JSTACKFRAMES) &&
+		    n > D_MAX_STACKFRAMES)
 			return -1;
 		*out = n;
 		return 0;

@@ -194,6 +194,11 @@ smp_open_error(struct smp_session *s, const struct smp_evt *e, int cpu, int pid,
 	const char *n = e->name[0] ? e->name : "event";
 	switch (-err) {
 	case EACCES: case EPERM:
+		if (geteuid() == 0)	/* "run as root" would not help */
+			return smp_err(s, err, "cannot open %s (%s): permission denied, although "
+				"running as root: the kernel does not let perf use this event "
+				"(lockdown, a security module, or an event it reserves); leave it "
+				"out of the probe description", n, where);
 		return smp_err(s, err, "cannot open %s (%s): permission denied; "
 			"/proc/sys/kernel/perf_event_paranoid is %s: run as root or with "
 			"CAP_PERFMON (CAP_SYS_ADMIN on kernels before 5.8), or lower it "

@@ -16,6 +16,7 @@
  * (the sample's period).
  */
 #include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,18 +50,23 @@ static const char *const pmc_args[] = { "uint64_t", "int", "uint64_t" };
 static const char *const pmc_src_args[] = { "uint64_t", "string", "uint64_t", "uint64_t" };
 static const char *const pmc_csrc_args[] = { "uint64_t", "string" };
 
-/* "page-faults-1" -> counter "page-faults", period 1 (0 = none given). */
-static void
+/* "page-faults-1" -> counter "page-faults", period 1 (0 = none given);
+ * -1 for a period the kernel would refuse (beyond 2^63 - 1). */
+static int
 pmc_split_name(const char *name, char *counter, size_t len, uint64_t *period)
 {
 	const char *dash = strrchr(name, '-');
 	*period = 0;
 	if (dash && dash[1] && strspn(dash + 1, "0123456789") == strlen(dash + 1)) {
+		errno = 0;
 		*period = strtoull(dash + 1, NULL, 10);
 		snprintf(counter, len, "%.*s", (int)(dash - name), name);
+		if (errno || *period > (uint64_t)INT64_MAX)
+			return -1;
 	} else {
 		snprintf(counter, len, "%s", name);
 	}
+	return 0;
 }
 
 static int
@@ -192,7 +198,9 @@ pmc_match(struct prov_registry *r, const struct d_probe_desc *pd, d_probe_cb cb,
 	char counter[128];
 	uint64_t period;
 	struct pmu_counter c;
-	pmc_split_name(pd->dpd_name, counter, sizeof(counter), &period);
+	if (pmc_split_name(pd->dpd_name, counter, sizeof(counter), &period) < 0)
+		return prov_errf(r, "pmc:::%s: the period must be from 1 to %lld events",
+		    pd->dpd_name, (long long)INT64_MAX);
 	if (pmc_resolve(r, counter, &c) < 0)
 		return -1;
 	if (!period)
