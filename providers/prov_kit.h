@@ -66,6 +66,11 @@ extern const struct prov_ops prov_pid_ops;
 extern const struct prov_ops prov_tcp_ops;
 extern const struct prov_ops prov_udp_ops;
 extern const struct prov_ops prov_usdt_ops;
+extern const struct prov_ops prov_diag_ops;
+/* diag: a record's losses, throttling or missed stacks, as its probes
+ * (every record passes here; nothing happens unless diag was named). */
+int prov_diag_record(struct prov_registry *r, const struct smp_record *rec,
+    prov_fire_fn fire, void *arg);
 
 /* Probes. */
 struct prov_probe *prov_find(struct prov_registry *r, const char *prov,

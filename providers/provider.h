@@ -1,6 +1,7 @@
 /*
  * provider.h — the probe providers (dtrace, profile, pmc, sched, isr, dpc,
- * syscall, proc, io, vminfo, sysinfo, tcp, udp, tracepoint, pid, usdt)
+ * syscall, proc, io, vminfo, sysinfo, tcp, udp, tracepoint, pid, usdt,
+ * diag)
  * behind one registry.
  *
  * Life of a run: prov_open() builds the registry; its catalog (prov_catalog)

@@ -33,6 +33,7 @@ static const struct prov_ops *const prov_table[] = {
 	&prov_tcp_ops,
 	&prov_udp_ops,
 	&prov_usdt_ops,
+	&prov_diag_ops,
 };
 #define NPROV (sizeof(prov_table) / sizeof(prov_table[0]))
 
@@ -367,11 +368,17 @@ int
 prov_dispatch(struct prov_registry *r, const struct smp_record *rec,
     prov_fire_fn fire, void *arg)
 {
+	int rc;
 	switch (rec->type) {
 	case PERF_RECORD_SAMPLE:
 		if (!r->cfg.replay && r->cfg.sym)
 			prov_learn_pid(r, rec->pid, rec->time);
-		return prov_decode_owned(r, rec, fire, arg);
+		rc = prov_diag_record(r, rec, fire, arg);
+		return rc ? rc : prov_decode_owned(r, rec, fire, arg);
+	case PERF_RECORD_LOST:
+	case PERF_RECORD_LOST_SAMPLES:
+	case PERF_RECORD_THROTTLE:
+		return prov_diag_record(r, rec, fire, arg);
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
 		prov_note_sideband(r, rec);

@@ -594,6 +594,60 @@ test_tcpip_udpip_alias(void)
 	prov_close(r);
 }
 
+/* diag: a LOST record fires lostevent with its count, THROTTLE throttle
+ * with the event's name, a user-mode sample without user frames
+ * missed-ustack (when ustack() is wanted). */
+static void
+test_diag_records(void)
+{
+	struct prov_config cfg = { .want_callchains = 2 };
+	int err = 0;
+	struct prov_registry *r = prov_open(&cfg, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	struct collect c;
+	CU_ASSERT_EQUAL(match(r, "diag", "", "", "", &c), 4);
+	CU_ASSERT_EQUAL(match(r, "diag", "", "", "missed-*", &c), 2);
+	struct smp_session *s = enable_all(r);
+	struct smp_event_spec spec;
+	memset(&spec, 0, sizeof(spec));
+	spec.name = "profile-997";
+	spec.attr.sample_type = PERF_SAMPLE_CALLCHAIN;
+	struct smp_record rec;
+	memset(&rec, 0, sizeof(rec));
+	rec.type = PERF_RECORD_LOST;
+	rec.period = 5;
+	rec.cpu = 1;
+	struct fired fd = { 0 };
+	prov_dispatch(r, &rec, fire_cb, &fd);
+	CU_ASSERT_EQUAL_FATAL(fd.n, 1);
+	CU_ASSERT_EQUAL(fd.f[0].df_args[0], 5);
+	rec.type = PERF_RECORD_THROTTLE;
+	rec.spec = &spec;
+	memset(&fd, 0, sizeof(fd));
+	prov_dispatch(r, &rec, fire_cb, &fd);
+	CU_ASSERT_EQUAL_FATAL(fd.n, 1);
+	CU_ASSERT_STRING_EQUAL((const char *)(uintptr_t)fd.f[0].df_args[0], "profile-997");
+	/* user mode, callchain with a user marker and no frame */
+	uint64_t chain[1] = { (uint64_t)PERF_CONTEXT_USER };
+	rec.type = PERF_RECORD_SAMPLE;
+	rec.misc = PERF_RECORD_MISC_USER;
+	rec.callchain = chain;
+	rec.nr_callchain = 1;
+	memset(&fd, 0, sizeof(fd));
+	prov_dispatch(r, &rec, fire_cb, &fd);
+	CU_ASSERT_EQUAL_FATAL(fd.n, 1);
+	CU_ASSERT_EQUAL(fd.f[0].df_args[0], 0);
+	/* a whole user stack: nothing missed */
+	uint64_t full[3] = { (uint64_t)PERF_CONTEXT_USER, 0x401000, 0x401100 };
+	rec.callchain = full;
+	rec.nr_callchain = 3;
+	memset(&fd, 0, sizeof(fd));
+	prov_dispatch(r, &rec, fire_cb, &fd);
+	CU_ASSERT_EQUAL(fd.n, 0);
+	smp_close(s);
+	prov_close(r);
+}
+
 /* A function of this very program, for the pid provider to find. */
 __attribute__((noinline)) int p13_probe_target(int x);
 __attribute__((noinline)) int
@@ -799,6 +853,7 @@ static const struct cu_test tests[] = {
 	{ "proc exit code and status", test_proc_exit_code },
 	{ "io vminfo sysinfo tcp udp proc probes", test_io_vminfo_sysinfo_names },
 	{ "tcpip and udpip are tcp's and udp's probes", test_tcpip_udpip_alias },
+	{ "diag probes from lost, throttle and sample records", test_diag_records },
 	{ "pid provider on itself", test_pid_self },
 	{ "io typed args through D", test_io_typed },
 	{ "tcp typed args through D", test_tcp_typed },
