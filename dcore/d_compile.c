@@ -972,10 +972,51 @@ print_members(struct d_hdl *dh, const struct d_type *t, uint32_t base, int depth
 	return n;
 }
 
+/* printa(): the aggregations, whose keys must agree, and the format
+ * checked against the first one's keys. */
+static void
+cg_printa(struct d_cg *cg, struct d_actsite *as, struct d_node *n)
+{
+	struct d_hdl *dh = cg->cg_dh;
+	struct d_node *a = n->dn_args;
+	struct d_node *fmt = a->dn_kind == DN_STR ? a : NULL;
+	struct d_node *ag = fmt ? a->dn_next : a;
+	int na = 0;
+	struct d_agginfo *first = ag->dn_agg;
+	for (; ag; ag = ag->dn_next) {
+		struct d_agginfo *ai = ag->dn_agg;
+		printa_keys_match(dh, n->dn_line, first, ai);
+		as->as_aggs[na++] = agg_handle(cg, ai, NULL);
+	}
+	as->as_naggs = na;
+	if (fmt) {
+		struct d_vdesc kvd[D_MAX_KEYS];
+		for (int i = 0; i < first->ai_nkeys; i++)
+			d_type_vdesc(dh, first->ai_keys[i], &kvd[i]);
+		fmt_check(cg, as, "printa", fmt->dn_str, DFMT_PRINTA, kvd, first->ai_nkeys, n->dn_line);
+	}
+}
+
+/* print(): the value, its type's name, and a struct's members flattened. */
+static void
+cg_print(struct d_cg *cg, struct d_actsite *as, struct d_node *a)
+{
+	struct d_hdl *dh = cg->cg_dh;
+	vdesc_of(cg, a, &as->as_vd[0]);
+	as->as_nargs = 1;
+	char tn[128];
+	as->as_str = d_strdup(dh, d_type_name(dh, a->dn_type, tn, sizeof(tn)));
+	struct d_type *t = a->dn_type;
+	if (t->dt_kind == DK_STRUCT || t->dt_kind == DK_UNION) {
+		int nm = print_members(dh, t, 0, 1, NULL, 0);
+		as->as_members = d_alloc(dh, (size_t)(nm ? nm : 1) * sizeof(struct dfmt_member));
+		as->as_nmembers = print_members(dh, t, 0, 1, as->as_members, 0);
+	}
+}
+
 static void
 cg_action(struct d_cg *cg, struct d_node *n)
 {
-	struct d_hdl *dh = cg->cg_dh;
 	uint32_t idx;
 	struct d_actsite *as = actsite(cg, n->dn_subr, &idx);
 	struct d_node *a = n->dn_args;
@@ -999,26 +1040,10 @@ cg_action(struct d_cg *cg, struct d_node *n)
 		as->as_str = a->dn_str;
 		break;
 	}
-	case F_PRINTA: {
-		struct d_node *fmt = a->dn_kind == DN_STR ? a : NULL;
-		struct d_node *ag = fmt ? a->dn_next : a;
-		int na = 0;
-		struct d_agginfo *first = ag->dn_agg;
-		for (; ag; ag = ag->dn_next) {
-			struct d_agginfo *ai = ag->dn_agg;
-			printa_keys_match(dh, n->dn_line, first, ai);
-			as->as_aggs[na++] = agg_handle(cg, ai, NULL);
-		}
-		as->as_naggs = na;
-		if (fmt) {
-			struct d_vdesc kvd[D_MAX_KEYS];
-			for (int i = 0; i < first->ai_nkeys; i++)
-				d_type_vdesc(dh, first->ai_keys[i], &kvd[i]);
-			fmt_check(cg, as, "printa", fmt->dn_str, DFMT_PRINTA, kvd, first->ai_nkeys, n->dn_line);
-		}
+	case F_PRINTA:
+		cg_printa(cg, as, n);
 		vals = NULL;
 		break;
-	}
 	case F_TRUNC:
 	case F_CLEAR:
 	case F_NORMALIZE:
@@ -1038,19 +1063,9 @@ cg_action(struct d_cg *cg, struct d_node *n)
 		as->as_vd[0].dv_size = (uint32_t)a->dn_next->dn_ival;
 		vals = a;
 		break;
-	case F_PRINT: {
-		vdesc_of(cg, a, &as->as_vd[0]);
-		as->as_nargs = 1;
-		char tn[128];
-		as->as_str = d_strdup(dh, d_type_name(dh, a->dn_type, tn, sizeof(tn)));
-		struct d_type *t = a->dn_type;
-		if (t->dt_kind == DK_STRUCT || t->dt_kind == DK_UNION) {
-			int nm = print_members(dh, t, 0, 1, NULL, 0);
-			as->as_members = d_alloc(dh, (size_t)(nm ? nm : 1) * sizeof(struct dfmt_member));
-			as->as_nmembers = print_members(dh, t, 0, 1, as->as_members, 0);
-		}
+	case F_PRINT:
+		cg_print(cg, as, a);
 		break;
-	}
 	default: {
 		int i = 0;
 		for (struct d_node *v = vals; v; v = v->dn_next, i++)

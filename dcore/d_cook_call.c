@@ -56,6 +56,43 @@ agg_arg(struct d_hdl *dh, struct d_node *call, struct d_node *a, int tag_arg, in
 
 static void cook_args(struct d_hdl *dh, struct d_node *n, int from);
 
+/* printf(), system(), freopen(): a constant format, then its values. */
+static void
+cook_fmt_args(struct d_hdl *dh, struct d_node *n, const struct d_fdef *f)
+{
+	cook_args(dh, n, 0);
+	if (n->dn_args->dn_kind != DN_STR) {
+		/* a string that is not a constant is the wrong kind of
+		 * format; anything else is the wrong type */
+		bool str = d_type_is_string(n->dn_args->dn_type);
+		d_error(dh, str ? D_PRINTF_ARG_FMT : D_PROTO_ARG, n->dn_line,
+		    "%s( ) argument #1 is incompatible with prototype:\n\tprototype: %s\n\t argument: %s",
+		    f->name, str ? "string constant" : "string", tname(dh, n->dn_args->dn_type));
+	}
+}
+
+/* printa([format,] @a, ...): the format must be a constant string, then
+ * one aggregation or more. */
+static void
+cook_printa_args(struct d_hdl *dh, struct d_node *n)
+{
+	struct d_node *a = n->dn_args;
+	struct d_node *fmt = NULL;
+	if (a->dn_kind != DN_AGG) {
+		fmt = cook(dh, a);
+		if (fmt->dn_kind != DN_STR)
+			d_error(dh, D_PRINTA_AGGARG, n->dn_line, "printa( ) argument #1 is incompatible with prototype:\n\tprototype: aggregation\n\t argument: %s",
+			    fmt->dn_type ? tname(dh, fmt->dn_type) : "void");
+		fmt->dn_next = a->dn_next;
+		n->dn_args = fmt;
+		a = fmt->dn_next;
+	}
+	if (!a)
+		d_error(dh, D_PRINTA_PROTO, n->dn_line, "printa( ) prototype mismatch: too few arguments");
+	for (; a; a = a->dn_next)
+		agg_arg(dh, n, a, D_PRINTA_AGGARG, D_PRINTA_AGGBAD);
+}
+
 static void
 cook_call_action(struct d_hdl *dh, struct d_node *n, const struct d_fdef *f)
 {
@@ -64,33 +101,11 @@ cook_call_action(struct d_hdl *dh, struct d_node *n, const struct d_fdef *f)
 	case F_PRINTF:
 	case F_SYSTEM:
 	case F_FREOPEN:
-		cook_args(dh, n, 0);
-		if (n->dn_args->dn_kind != DN_STR) {
-			/* a string that is not a constant is the wrong kind of
-			 * format; anything else is the wrong type */
-			bool str = d_type_is_string(n->dn_args->dn_type);
-			d_error(dh, str ? D_PRINTF_ARG_FMT : D_PROTO_ARG, n->dn_line,
-			    "%s( ) argument #1 is incompatible with prototype:\n\tprototype: %s\n\t argument: %s",
-			    f->name, str ? "string constant" : "string", tname(dh, n->dn_args->dn_type));
-		}
+		cook_fmt_args(dh, n, f);
 		break;
-	case F_PRINTA: {
-		struct d_node *fmt = NULL;
-		if (a->dn_kind != DN_AGG) {
-			fmt = cook(dh, a);
-			if (fmt->dn_kind != DN_STR)
-				d_error(dh, D_PRINTA_AGGARG, n->dn_line, "printa( ) argument #1 is incompatible with prototype:\n\tprototype: aggregation\n\t argument: %s",
-				    fmt->dn_type ? tname(dh, fmt->dn_type) : "void");
-			fmt->dn_next = a->dn_next;
-			n->dn_args = fmt;
-			a = fmt->dn_next;
-		}
-		if (!a)
-			d_error(dh, D_PRINTA_PROTO, n->dn_line, "printa( ) prototype mismatch: too few arguments");
-		for (; a; a = a->dn_next)
-			agg_arg(dh, n, a, D_PRINTA_AGGARG, D_PRINTA_AGGBAD);
+	case F_PRINTA:
+		cook_printa_args(dh, n);
 		break;
-	}
 	case F_TRUNC:
 		agg_arg(dh, n, a, D_TRUNC_AGGARG, D_TRUNC_AGGBAD);
 		cook_args(dh, n, 1);
