@@ -8,7 +8,9 @@ need_root
 cp "$HELPERS/pmct_spin" ./ds_offpmc_spin || fail "cannot copy the helper"
 ncpu=$(getconf _NPROCESSORS_ONLN)
 spinners=
-for i in 1 2 3; do ./ds_offpmc_spin 5 & spinners="$spinners $!"; done
+# They outlive the run (killed after it): their schedstat is read at its
+# end, and a loaded machine can take seconds to start pmctrace.
+for i in 1 2 3; do ./ds_offpmc_spin 120 & spinners="$spinners $!"; done
 # Nanoseconds the spinners have run: the scheduler's own sum
 # (/proc/PID/schedstat), exact where utime + stime are sampled at each tick.
 cputime() { for p in $spinners; do cat /proc/$p/schedstat; done | awk '{ t += $1 } END { printf "%.0f", t }'; }
