@@ -16,6 +16,9 @@
 #   fault_nopid                        — error path before tracing
 #   dscripts_replay                    — perf.data replay (sampler, symbolizer)
 #   agg_drops                          — aggregation drops
+#   kbpf (inline)                      — the in-kernel probe: load, attach,
+#                                       sched/isr/dpc records, stacks, a
+#                                       counter read at each switch
 # Left out: cli_sigint (sends SIGINT after a fixed sleep, which valgrind
 # startup can outlast), tests that copy the binary (cli_unprivileged), that measure
 # time/RSS (fault_bigscript, fault_aggflood) or need the native speed
@@ -34,7 +37,7 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/vglog"
 cat > "$tmp/pmctrace" <<EOS
 #!/bin/sh
-exec valgrind -q --error-exitcode=97 --leak-check=full --show-leak-kinds=definite,indirect \
+exec valgrind -q --suppressions="$root/tests/valgrind-libbpf.supp" --error-exitcode=97 --leak-check=full --show-leak-kinds=definite,indirect \
 	--errors-for-leak-kinds=definite,indirect --track-fds=no --child-silent-after-fork=yes \
 	--log-file="$tmp/vglog/vg.%p" "$root/$build/pmctrace" "\$@"
 EOS
@@ -75,6 +78,16 @@ for n in cli_errors cli_hello cli_script fault_signals fault_target fault_nopid 
 	(cd "$tmp" && timeout 300 sh "$f" >"$tmp/log" 2>&1); rc=$?
 	verdict "$n.sh" $rc
 done
+# The in-kernel probe (tests/valgrind-libbpf.supp: libbpf's load only).
+if [ "$(id -u)" = 0 ]; then
+	(cd "$tmp" && timeout 120 "$PMCTRACE" -qn 'sched::pmc:off-cpu-task-clock { @c[probename] = sum(arg5); }
+	sched:::off-cpu, sched:::wakeup, isr:::isr, dpc:::dpc { @[probename, stack(2), ustack(2)] = count(); }
+	tick-1s { exit(0); }' >"$tmp/log" 2>&1); rc=$?
+	grep -q off-cpu "$tmp/log" || rc=1
+else
+	echo "needs root" > "$tmp/log"; rc=77
+fi
+verdict kbpf $rc
 echo "$pass $fail $skip" > "$root/$build/valgrind-counts"
 echo "valgrind tests: $pass passed, $fail failed, $skip skipped"
 [ $fail -eq 0 ]
