@@ -355,51 +355,58 @@ cook_tuple_var(struct d_hdl *dh, struct d_node *n, struct d_var *v)
 	return n;
 }
 
+/* args[i]: the probe's i-th argument, typed by its translated type when
+ * one exists; every probe the clause matched must agree on it. */
+static struct d_node *
+cook_args_index(struct d_hdl *dh, struct d_node *n)
+{
+	if (n->dn_nargs != 1)
+		d_error(dh, D_ARGS_IDX, n->dn_line, "args[ ] requires one index");
+	struct d_node *ix = cook(dh, n->dn_args);
+	if (ix->dn_kind != DN_INT)
+		d_error(dh, D_ARGS_IDX, n->dn_line, "index of args[ ] must be an integer constant");
+	int i = (int)ix->dn_ival;
+	struct d_probe *p = dh->dh_cc_nprobes ? dh->dh_cc_probes[0] : NULL;
+	if (!p || p->pr_nargs == 0)
+		d_error(dh, D_ARGS_NONE, n->dn_line, "no args[ ] are available for this probe");
+	if (i < 0 || i >= p->pr_nargs)
+		d_error(dh, D_ARGS_IDX, n->dn_line, "index %d is out of range for %s:%s:%s:%s args[ ]",
+		    i, p->pr_prov, p->pr_mod, p->pr_func, p->pr_name);
+	struct d_type *t = p->pr_xargtypes[i] ? p->pr_xargtypes[i] : p->pr_argtypes[i];
+	for (int k = 1; k < dh->dh_cc_nprobes; k++) {
+		struct d_probe *q = dh->dh_cc_probes[k];
+		struct d_type *u = i < q->pr_nargs ? (q->pr_xargtypes[i] ? q->pr_xargtypes[i] : q->pr_argtypes[i]) : NULL;
+		if (!u || !d_type_compat(t, u) || t->dt_size != u->dt_size)
+			d_error(dh, D_ARGS_MULTI, n->dn_line, "args[ ] may not be referenced because probe description matches an unstable set of probes");
+	}
+	n->dn_kind = DN_ARGS;
+	n->dn_ival = (uint64_t)i;
+	n->dn_type = t;
+	n->dn_l = NULL;
+	n->dn_args = NULL;
+	if (t->dt_kind == DK_STRING)
+		n->dn_dynamic = 1;
+	struct d_type *nt = p->pr_argtypes[i];
+	if (t != nt && t->dt_kind == DK_PTR && nt->dt_kind == DK_PTR &&
+	    find_xlator(dh, t->dt_ref, nt)) {
+		/* a translated argument: args[i]->m is the translator's m */
+		n->dn_type = nt;
+		struct d_node *x = d_node_new(dh, DN_XLATE, n->dn_line);
+		x->dn_ctype = t;
+		x->dn_type = t;
+		x->dn_l = n;
+		return x;
+	}
+	return n;
+}
+
 /* a[k1, k2]: an associative array, args[N], or memory indexing. */
 static struct d_node *
 cook_index(struct d_hdl *dh, struct d_node *n)
 {
 	struct d_node *l = n->dn_l;
-	if (l->dn_kind == DN_IDENT && strcmp(l->dn_name, "args") == 0 && !d_var_lookup(dh, 0, "args")) {
-		if (n->dn_nargs != 1)
-			d_error(dh, D_ARGS_IDX, n->dn_line, "args[ ] requires one index");
-		struct d_node *ix = cook(dh, n->dn_args);
-		if (ix->dn_kind != DN_INT)
-			d_error(dh, D_ARGS_IDX, n->dn_line, "index of args[ ] must be an integer constant");
-		int i = (int)ix->dn_ival;
-		struct d_probe *p = dh->dh_cc_nprobes ? dh->dh_cc_probes[0] : NULL;
-		if (!p || p->pr_nargs == 0)
-			d_error(dh, D_ARGS_NONE, n->dn_line, "no args[ ] are available for this probe");
-		if (i < 0 || i >= p->pr_nargs)
-			d_error(dh, D_ARGS_IDX, n->dn_line, "index %d is out of range for %s:%s:%s:%s args[ ]",
-			    i, p->pr_prov, p->pr_mod, p->pr_func, p->pr_name);
-		struct d_type *t = p->pr_xargtypes[i] ? p->pr_xargtypes[i] : p->pr_argtypes[i];
-		for (int k = 1; k < dh->dh_cc_nprobes; k++) {
-			struct d_probe *q = dh->dh_cc_probes[k];
-			struct d_type *u = i < q->pr_nargs ? (q->pr_xargtypes[i] ? q->pr_xargtypes[i] : q->pr_argtypes[i]) : NULL;
-			if (!u || !d_type_compat(t, u) || t->dt_size != u->dt_size)
-				d_error(dh, D_ARGS_MULTI, n->dn_line, "args[ ] may not be referenced because probe description matches an unstable set of probes");
-		}
-		n->dn_kind = DN_ARGS;
-		n->dn_ival = (uint64_t)i;
-		n->dn_type = t;
-		n->dn_l = NULL;
-		n->dn_args = NULL;
-		if (t->dt_kind == DK_STRING)
-			n->dn_dynamic = 1;
-		struct d_type *nt = p->pr_argtypes[i];
-		if (t != nt && t->dt_kind == DK_PTR && nt->dt_kind == DK_PTR &&
-		    find_xlator(dh, t->dt_ref, nt)) {
-			/* a translated argument: args[i]->m is the translator's m */
-			n->dn_type = nt;
-			struct d_node *x = d_node_new(dh, DN_XLATE, n->dn_line);
-			x->dn_ctype = t;
-			x->dn_type = t;
-			x->dn_l = n;
-			return x;
-		}
-		return n;
-	}
+	if (l->dn_kind == DN_IDENT && strcmp(l->dn_name, "args") == 0 && !d_var_lookup(dh, 0, "args"))
+		return cook_args_index(dh, n);
 	if (l->dn_kind == DN_IDENT) {
 		struct d_var *v = d_var_lookup(dh, 0, l->dn_name);
 		bool assoc = (!v && d_bvar_lookup(l->dn_name) < 0) || (v && v->dv_kind == DV_ASSOC);

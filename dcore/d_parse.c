@@ -337,6 +337,47 @@ basic_type(struct d_lex *lx, int nsigned, int nunsigned, int nshort, int nlong,
 #define SC_THIS		5
 #define SC_INLINE	6
 
+/* A storage class (typedef, extern, static, self, this; register and auto
+ * are refused), at most one, where the caller allows one. */
+static void
+storage_class(struct d_lex *lx, int *sclass, int t, int line)
+{
+	int sc = t == T_TYPEDEF ? SC_TYPEDEF : t == T_EXTERN ? SC_EXTERN :
+	    t == T_SELF ? SC_SELF : t == T_THIS ? SC_THIS : SC_STATIC;
+	if (!sclass)
+		d_syntax(lx);
+	if (*sclass)
+		d_error(lx->lx_dh, D_DECL_CLASS, line, "more than one storage class specified");
+	if (t == T_REGISTER || t == T_AUTO)
+		d_error(lx->lx_dh, D_DECL_BADCLASS, line, "specified storage class not appropriate in D");
+	*sclass = sc;
+	d_lex_next(lx);
+}
+
+/* A typedef name ("uint64_t", "`vmlinux`task_struct"), or NULL when the
+ * identifier names no type (it is then the declarator's). */
+static struct d_type *
+named_type(struct d_lex *lx, int t, int line)
+{
+	const char *n = lx->lx_tok.t_sval;
+	struct d_type *ty = n ? d_type_lookup(lx->lx_dh, n) : NULL;
+	if (!ty) {
+		if (t == '`' || (t == T_IDENT && d_lex_peek(lx) == '`')) {
+			if (t == T_IDENT) {
+				d_lex_next(lx);
+				d_lex_next(lx);
+				n = lx->lx_tok.t_sval;
+				ty = n ? d_type_lookup(lx->lx_dh, n) : NULL;
+			}
+			if (!ty)
+				d_error(lx->lx_dh, D_TYPE_ERR, line, "failed to resolve type %s: Unknown type name", n ? n : "`");
+		} else {
+			return NULL;
+		}
+	}
+	return ty;
+}
+
 /* decl_specifiers := { storage_class | type_qualifier | type_specifier } */
 static struct d_type *
 decl_specifiers(struct d_lex *lx, int *sclass)
@@ -348,19 +389,9 @@ decl_specifiers(struct d_lex *lx, int *sclass)
 		int t = TOK(lx);
 		switch (t) {
 		case T_TYPEDEF: case T_EXTERN: case T_STATIC: case T_SELF: case T_THIS:
-		case T_REGISTER: case T_AUTO: {
-			int sc = t == T_TYPEDEF ? SC_TYPEDEF : t == T_EXTERN ? SC_EXTERN :
-			    t == T_SELF ? SC_SELF : t == T_THIS ? SC_THIS : SC_STATIC;
-			if (!sclass)
-				d_syntax(lx);
-			if (*sclass)
-				d_error(lx->lx_dh, D_DECL_CLASS, line, "more than one storage class specified");
-			if (t == T_REGISTER || t == T_AUTO)
-				d_error(lx->lx_dh, D_DECL_BADCLASS, line, "specified storage class not appropriate in D");
-			*sclass = sc;
-			d_lex_next(lx);
+		case T_REGISTER: case T_AUTO:
+			storage_class(lx, sclass, t, line);
 			continue;
-		}
 		case T_CONST: case T_VOLATILE: case T_RESTRICT: case T_USERLAND:
 			d_lex_next(lx);
 			continue;
@@ -396,22 +427,9 @@ decl_specifiers(struct d_lex *lx, int *sclass)
 		case T_IDENT: case T_TYPENAME: {
 			if (base || named || nsigned || nunsigned || nshort || nlong)
 				break;
-			const char *n = lx->lx_tok.t_sval;
-			struct d_type *ty = n ? d_type_lookup(lx->lx_dh, n) : NULL;
-			if (!ty) {
-				if (t == '`' || (t == T_IDENT && d_lex_peek(lx) == '`')) {
-					if (t == T_IDENT) {
-						d_lex_next(lx);
-						d_lex_next(lx);
-						n = lx->lx_tok.t_sval;
-						ty = n ? d_type_lookup(lx->lx_dh, n) : NULL;
-					}
-					if (!ty)
-						d_error(lx->lx_dh, D_TYPE_ERR, line, "failed to resolve type %s: Unknown type name", n ? n : "`");
-				} else {
-					break;
-				}
-			}
+			struct d_type *ty = named_type(lx, t, line);
+			if (!ty)
+				break;
 			named = ty;
 			d_lex_next(lx);
 			continue;
@@ -843,6 +861,35 @@ args_depth(struct d_lex *lx, struct d_node *n)
 	check_depth(lx, n, n->dn_l, deepest);
 }
 
+/* An integer or character constant, typed as C types it. */
+static struct d_node *
+int_const(struct d_lex *lx, int line)
+{
+	struct d_hdl *dh = lx->lx_dh;
+	struct d_node *n = d_node_new(dh, DN_INT, line);
+	n->dn_ival = lx->lx_tok.t_ival;
+	n->dn_const = 1;
+	/* C's rule: the first of int, long (, unsigned) that holds it */
+	if (TOK(lx) == T_CHAR) {
+		n->dn_type = dh->dh_t_int;
+	} else {
+		struct d_type *const tys[6] = { dh->dh_t_int, dh->dh_t_uint, dh->dh_t_long,
+		    dh->dh_t_ulong, dh->dh_t_llong, dh->dh_t_ullong };
+		const uint64_t lim[6] = { INT32_MAX, UINT32_MAX, INT64_MAX, UINT64_MAX,
+		    INT64_MAX, UINT64_MAX };
+		uint64_t v = lx->lx_tok.t_neg ? -n->dn_ival : n->dn_ival;
+		int i = lx->lx_tok.t_tyidx;
+		while (i < 6 && v > lim[i])
+			i += lx->lx_tok.t_tystep;
+		if (i >= 6)
+			d_error(dh, D_INT_OFLOW, line, "integer constant 0x%llx cannot be represented "
+			    "in any built-in integral type", (unsigned long long)v);
+		n->dn_type = tys[i];
+	}
+	d_lex_next(lx);
+	return n;
+}
+
 /* primary := ident | constant | string | '(' expr ')' | @agg | self->id
  *          | this->id | offsetof '(' type ',' ident ')' | xlate '<' type '>' '(' expr ')'
  *          | '`' ident */
@@ -855,28 +902,7 @@ primary(struct d_lex *lx)
 	switch (TOK(lx)) {
 	case T_INT:
 	case T_CHAR:
-		n = d_node_new(dh, DN_INT, line);
-		n->dn_ival = lx->lx_tok.t_ival;
-		n->dn_const = 1;
-		/* C's rule: the first of int, long (, unsigned) that holds it */
-		if (TOK(lx) == T_CHAR) {
-			n->dn_type = dh->dh_t_int;
-		} else {
-			struct d_type *const tys[6] = { dh->dh_t_int, dh->dh_t_uint, dh->dh_t_long,
-			    dh->dh_t_ulong, dh->dh_t_llong, dh->dh_t_ullong };
-			const uint64_t lim[6] = { INT32_MAX, UINT32_MAX, INT64_MAX, UINT64_MAX,
-			    INT64_MAX, UINT64_MAX };
-			uint64_t v = lx->lx_tok.t_neg ? -n->dn_ival : n->dn_ival;
-			int i = lx->lx_tok.t_tyidx;
-			while (i < 6 && v > lim[i])
-				i += lx->lx_tok.t_tystep;
-			if (i >= 6)
-				d_error(dh, D_INT_OFLOW, line, "integer constant 0x%llx cannot be represented "
-				    "in any built-in integral type", (unsigned long long)v);
-			n->dn_type = tys[i];
-		}
-		d_lex_next(lx);
-		return n;
+		return int_const(lx, line);
 	case T_STRING:
 		n = d_node_new(dh, DN_STR, line);
 		n->dn_str = lx->lx_tok.t_sval;
