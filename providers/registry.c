@@ -99,25 +99,44 @@ prov_names_ops(const char *pattern, const struct prov_ops *ops)
 static const char *const prov_aliases[][2] = {
 	{ "tcpip", "tcp" }, { "udpip", "udp" },
 };
+/* The same for single probes under another provider's name:
+ * { alias provider, alias name, provider, probe name }. */
+static const char *const prov_probe_aliases[][4] = {
+	{ "pf", "hardflt", "vminfo", "maj_fault" },
+};
 
-/* Whether pd names ops, by its name or an alias; *use is the description
- * to hand the provider: pd, or pd with the provider's own name when only
- * an alias matched. */
+/* The descriptions to hand ops for pd (0, 1 or 2 of them in use[]): pd
+ * itself when it names ops, or with the provider's own name when it
+ * names an alias of it; and, for a probe alias pd names (pf:::hardflt),
+ * the probe's own names, unless pd covers that probe already (so "*"
+ * names each probe once). */
 static int
-prov_desc_for(const struct d_probe_desc *pd, const struct prov_ops *ops,
-    struct d_probe_desc *use)
+prov_descs_for(const struct d_probe_desc *pd, const struct prov_ops *ops,
+    struct d_probe_desc use[2])
 {
-	*use = *pd;
-	if (prov_names_ops(pd->dpd_prov, ops))
-		return 1;
-	for (size_t i = 0; i < sizeof(prov_aliases) / sizeof(prov_aliases[0]); i++) {
+	int n = 0, own = prov_names_ops(pd->dpd_prov, ops);
+	if (own)
+		use[n++] = *pd;
+	for (size_t i = 0; !own && i < sizeof(prov_aliases) / sizeof(prov_aliases[0]); i++) {
 		if (strcmp(prov_aliases[i][1], ops->po_name) ||
 		    !prov_field_match(pd->dpd_prov, prov_aliases[i][0]))
 			continue;
-		use->dpd_prov = ops->po_name;
-		return 1;
+		use[n] = *pd;
+		use[n++].dpd_prov = ops->po_name;
+		break;
 	}
-	return 0;
+	for (size_t i = 0; i < sizeof(prov_probe_aliases) / sizeof(prov_probe_aliases[0]); i++) {
+		const char *const *a = prov_probe_aliases[i];
+		if (strcmp(a[2], ops->po_name) || !prov_field_match(pd->dpd_prov, a[0]) ||
+		    !prov_field_match(pd->dpd_name, a[1]) ||
+		    (own && prov_field_match(pd->dpd_name, a[3])))
+			continue;
+		use[n] = *pd;
+		use[n].dpd_prov = ops->po_name;
+		use[n++].dpd_name = a[3];
+		break;	/* (one alias a provider, so far) */
+	}
+	return n;
 }
 
 static int
@@ -125,18 +144,19 @@ prov_catalog_match(void *ctx, const struct d_probe_desc *pd0, d_probe_cb cb,
     void *arg, char *errbuf, size_t errlen)
 {
 	struct prov_registry *r = ctx;
-	struct d_probe_desc pdu, *pd = &pdu;
+	struct d_probe_desc use[2];
 	int total = 0;
 	r->err[0] = '\0';
 	for (size_t i = 0; i < NPROV; i++) {
-		if (!prov_desc_for(pd0, prov_table[i], &pdu))
-			continue;
-		int n = prov_table[i]->po_match(r, pd, cb, arg);
-		if (n < 0) {
-			snprintf(errbuf, errlen, "%s", r->err);
-			return -1;
+		int nd = prov_descs_for(pd0, prov_table[i], use);
+		for (int d = 0; d < nd; d++) {
+			int n = prov_table[i]->po_match(r, &use[d], cb, arg);
+			if (n < 0) {
+				snprintf(errbuf, errlen, "%s", r->err);
+				return -1;
+			}
+			total += n;
 		}
-		total += n;
 	}
 	return total;
 }
@@ -152,14 +172,14 @@ int
 prov_list(struct prov_registry *r, const struct d_probe_desc *pd, d_probe_cb cb, void *arg)
 {
 	static const struct d_probe_desc any = { "", "", "", "" };
-	struct d_probe_desc use;
+	struct d_probe_desc use[2];
 	if (!pd)
 		pd = &any;
 	for (size_t i = 0; i < NPROV; i++) {
-		if (!prov_desc_for(pd, prov_table[i], &use))
-			continue;
-		if (prov_table[i]->po_list(r, &use, cb, arg) < 0)
-			return -1;
+		int nd = prov_descs_for(pd, prov_table[i], use);
+		for (int d = 0; d < nd; d++)
+			if (prov_table[i]->po_list(r, &use[d], cb, arg) < 0)
+				return -1;
 	}
 	return 0;
 }

@@ -591,6 +591,15 @@ test_tcpip_udpip_alias(void)
 	CU_ASSERT_EQUAL(match(r, "udpip", "", "", "", &c), 2);
 	CU_ASSERT_EQUAL(match(r, "*ip", "", "", "receive", &c), 2);
 	CU_ASSERT_EQUAL(match(r, "tcpipx", "", "", "", &c), 0);
+	/* a probe alias: pf:::hardflt is vminfo:::maj_fault, "*" names it once */
+	CU_ASSERT_EQUAL_FATAL(match(r, "vminfo", "", "", "maj_fault", &c), 1);
+	id = c.pi[0]->dp_id;
+	CU_ASSERT_EQUAL_FATAL(match(r, "pf", "", "", "hardflt", &c), 1);
+	CU_ASSERT_EQUAL(c.pi[0]->dp_id, id);
+	CU_ASSERT_EQUAL(match(r, "pf", "", "", "*", &c), 1);
+	CU_ASSERT_EQUAL(match(r, "pf", "", "", "maj_fault", &c), 0);
+	CU_ASSERT_EQUAL(match(r, "*", "", "", "maj_fault", &c), 1);
+	CU_ASSERT_EQUAL(match(r, "*", "", "", "hardflt", &c), 1);
 	prov_close(r);
 }
 
