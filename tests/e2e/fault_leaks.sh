@@ -10,7 +10,7 @@ cp "$HELPERS/pmct_spin" ./pmct_leakspin
 # The descriptors of a process, as "fd target" lines.
 fds() { ls -l /proc/$1/fd | awk 'NR > 1 { print $9, $11 }' | sort; }
 sh -c 'exec sleep 2' >out 2>err & base=$!
-wait_mapped $base '/sleep$'
+wait_asleep $base sleep
 fds $base > want
 wait $base
 "$PMCTRACE" -q -n 'profile-97 { @ = count(); } tick-1s { exit(0); }' -c "sleep 3" >out 2>err &
@@ -20,7 +20,7 @@ for i in $(seq 1 200); do
 	sleep 0.05
 done
 [ -n "$child" ] || fail "no -c child seen"
-wait_mapped $child '/sleep$'	# released: it has exec'd
+wait_asleep $child sleep	# released: it has exec'd and sleeps
 fds $child > got
 wait $pid
 expect_eq "-c child's descriptors (as a command started from this shell)" "$(cat want)" "$(cat got)"

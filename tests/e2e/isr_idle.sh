@@ -21,10 +21,12 @@ snapshot() {
     dpc:::dpc /on/ { @d[args[1]] = count(); }
     END { printa("irq %d %@d\n", @i); printa("softirq %s %@d\n", @d); }' >out 2>err & pm=$!
 wait_ready out
-./isrmark_a /proc/interrupts /proc/softirqs >m0
+# The marks niced up: from their exec to their read of the counts is the
+# window's error, which a saturated CPU (make test-stress) would stretch.
+nice -n -10 ./isrmark_a /proc/interrupts /proc/softirqs >m0
 dd if=/dev/zero of=ddfile bs=64k count=300 oflag=direct 2>/dev/null; sync
 sleep 1
-./isrmark_b /proc/interrupts /proc/softirqs >m1
+nice -n -10 ./isrmark_b /proc/interrupts /proc/softirqs >m1
 sleep 0.5
 kill -INT $pm; wait $pm; rc=$?
 snapshot m0 irq >i0; snapshot m1 irq >i1; snapshot m0 softirq >s0; snapshot m1 softirq >s1

@@ -24,6 +24,14 @@ wait_mapped() {
 		i=$((i+1)); [ $i -gt 600 ] && fail "process $1 never mapped $2"; sleep 0.1
 	done
 }
+# wait_asleep PID NAME: until PID runs NAME (its maps name it) and sleeps
+# (state S): past the dynamic loader, whose descriptors come and go.
+wait_asleep() {
+	i=0
+	until grep -q -- "/$2\$" /proc/$1/maps 2>/dev/null && [ "$(awk '{ print $3 }' /proc/$1/stat 2>/dev/null)" = S ]; do
+		i=$((i+1)); [ $i -gt 600 ] && fail "process $1 never slept in $2"; sleep 0.1
+	done
+}
 # gone NAME: whether no process named NAME is left, within 10 s (a killed
 # process takes a moment to be reaped on a loaded machine).
 gone() {
