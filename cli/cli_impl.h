@@ -39,6 +39,7 @@ struct cli_ctx {
 	int idle;			/* no events to read: only dtrace::: probes */
 	int exit_code;
 	int out_failed;			/* a write error was reported */
+	int pin_pids;			/* keys need the maps of exited processes */
 };
 
 extern volatile sig_atomic_t cli_interrupted;

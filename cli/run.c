@@ -107,6 +107,8 @@ static int
 cli_fire(void *arg, const struct d_firing *f)
 {
 	struct cli_ctx *cx = arg;
+	if (cx->pin_pids && f->df_pid > 0)
+		sym_pin_pid(cx->sym, f->df_pid);
 	if (d_fire(cx->dh, f) == D_STATUS_EXIT)
 		cx->done = 1;
 	return cx->done;
@@ -515,6 +517,7 @@ cli_trace(struct cli_ctx *cx)
 		prov_remove_leftovers(0);
 		cli_guard_start(cx);
 	}
+	cx->pin_pids = d_keys_need_usyms(cx->dh);
 	if (cli_enable(cx) < 0)
 		return 1;
 	if (d_go(cx->dh) == D_STATUS_EXIT)

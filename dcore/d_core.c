@@ -566,6 +566,18 @@ d_uses_stacks(d_hdl_t *dh)
 }
 
 int
+d_keys_need_usyms(d_hdl_t *dh)
+{
+	for (uint32_t i = 0; i < dh->dh_naggsites; i++)
+		for (int k = 0; k < dh->dh_aggsites[i].ag_nkeys; k++) {
+			int vk = dh->dh_aggsites[i].ag_kvd[k].dv_kind;
+			if (vk == D_VK_USTACK || vk == D_VK_USYM || vk == D_VK_UMOD || vk == D_VK_UADDR)
+				return 1;
+		}
+	return 0;
+}
+
+int
 d_uses_vtimestamp(d_hdl_t *dh)
 {
 	return dh->dh_uses_vtimestamp;

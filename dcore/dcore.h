@@ -77,6 +77,11 @@ void d_set_errfile(d_hdl_t *dh, FILE *err);
  * so providers can skip callchains and stack snapshots nobody reads. */
 int d_uses_stacks(d_hdl_t *dh);
 
+/* An aggregation key holds user addresses (ustack, usym, umod, uaddr),
+ * printed later, when the process may be gone: the symbolizer must keep
+ * the maps of every process that fires. */
+int d_keys_need_usyms(d_hdl_t *dh);
+
 /* The program reads vtimestamp: the caller must keep per-thread CPU time. */
 int d_uses_vtimestamp(d_hdl_t *dh);
 

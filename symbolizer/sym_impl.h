@@ -157,6 +157,7 @@ struct sym_proc {
 	size_t pr_nmaps, pr_capmaps;
 	struct sym_tab pr_jit;	/* perf-PID.map */
 	int pr_jitstate;	/* 0 untried, 1 loaded, -1 none */
+	int pr_pinned;		/* kept after exit: a key may need its maps */
 };
 
 struct sym_procs;
@@ -169,5 +170,6 @@ int sym_proc_read_maps(struct sym_procs *ps, struct sym_proc *p, const char *pro
 const char *sym_proc_comm(struct sym_proc *p, const char *procdir);
 struct sym_map *sym_proc_map(const struct sym_proc *p, uint64_t addr);
 int sym_proc_jit(struct sym_proc *p, const char *procdir);
+void sym_proc_pin(struct sym_procs *ps, int32_t pid);
 
 #endif

@@ -4,9 +4,11 @@
  * Maps come from the record stream (MMAP/MMAP2 add one, replacing whatever
  * it overlaps, as mmap(2) does; COMM with the exec flag empties them; FORK
  * of a new process copies the parent's) or, for a process no record told
- * us about, from /proc/PID/maps.  EXIT only marks the process: its maps
- * stay, so samples of a process that is gone still symbolize at print
- * time.  Each change of a process's maps gives it a new pr_space, which is
+ * us about, from /proc/PID/maps.  EXIT marks the process: the maps of one
+ * that fired a probe while user symbols are wanted (pinned) stay, so its
+ * samples still symbolize at print time; any other exited process is
+ * freed once PR_GRACE more have exited (its last switch records come just
+ * after its EXIT), so memory stays flat over any number of forks.  Each change of a process's maps gives it a new pr_space, which is
  * how the session's address cache forgets answers made for the old maps.
  * JIT code has no file; a runtime may describe it in /tmp/perf-PID.map
  * ("start size name" per line, hex), read on first use.
@@ -19,9 +21,13 @@
 
 #include "symbolizer/sym_impl.h"
 
+#define PR_GRACE 1024
+
 struct sym_procs {
 	struct sym_proc **ps_tab;	/* open addressing by pid */
 	size_t ps_cap, ps_n;
+	int32_t ps_dead[PR_GRACE];	/* the last pids to exit, a ring */
+	size_t ps_ndead;
 	uint64_t ps_nextspace;		/* 0 is the kernel's space */
 };
 
@@ -421,6 +427,52 @@ pr_fork(struct sym_procs *ps, const struct pr_task_body *b)
 	return 0;
 }
 
+/* Take p out of the table (moving later entries of its probe run back,
+ * as open addressing needs) and free it. */
+static void
+pr_remove(struct sym_procs *ps, struct sym_proc *p)
+{
+	size_t mask = ps->ps_cap - 1, i = pr_slot(ps, p->pr_pid), j = i;
+	ps->ps_tab[i] = NULL;
+	ps->ps_n--;
+	for (;;) {
+		j = (j + 1) & mask;
+		struct sym_proc *q = ps->ps_tab[j];
+		if (q == NULL)
+			break;
+		size_t k = ((uint32_t)q->pr_pid * 2654435761u) & mask;
+		/* q stays unless its home slot k lies cyclically outside (i, j] */
+		if (i <= j ? (k > i && k <= j) : (k > i || k <= j))
+			continue;
+		ps->ps_tab[i] = q;
+		ps->ps_tab[j] = NULL;
+		i = j;
+	}
+	pr_free(p);
+}
+
+/* p exited: free the process that exited PR_GRACE exits ago, unless it
+ * was pinned or its pid lives again. */
+static void
+pr_exit(struct sym_procs *ps, struct sym_proc *p)
+{
+	p->pr_exited = 1;
+	size_t slot = ps->ps_ndead++ % PR_GRACE;
+	int32_t old = ps->ps_ndead > PR_GRACE ? ps->ps_dead[slot] : 0;
+	ps->ps_dead[slot] = p->pr_pid;
+	struct sym_proc *o = old > 0 && old != p->pr_pid ? sym_proc_find(ps, old) : NULL;
+	if (o && o->pr_exited && !o->pr_pinned)
+		pr_remove(ps, o);
+}
+
+void
+sym_proc_pin(struct sym_procs *ps, int32_t pid)
+{
+	struct sym_proc *p = sym_proc_find(ps, pid);
+	if (p)
+		p->pr_pinned = 1;
+}
+
 static int
 pr_note_task(struct sym_procs *ps, const struct perf_event_header *hdr)
 {
@@ -434,7 +486,7 @@ pr_note_task(struct sym_procs *ps, const struct perf_event_header *hdr)
 		/* a new thread (pid == ppid) shares its process's maps */
 		return b.pid != b.ppid ? pr_fork(ps, &b) : 0;
 	if (b.pid == b.tid && (p = sym_proc_find(ps, (int32_t)b.pid)) != NULL)
-		p->pr_exited = 1;
+		pr_exit(ps, p);
 	return 0;
 }
 

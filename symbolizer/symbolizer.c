@@ -334,6 +334,13 @@ sym_note_fork_parent(struct sym_session *s, const struct perf_event_header *hdr)
 	return 0;
 }
 
+void
+sym_pin_pid(struct sym_session *s, int32_t pid)
+{
+	if (s && pid > 0)
+		sym_proc_pin(s->ss_procs, pid);
+}
+
 int
 sym_comm_known(struct sym_session *s, int32_t pid)
 {

@@ -4,7 +4,8 @@
  * A sym_session learns processes from perf side-band records (COMM, MMAP,
  * MMAP2, FORK, EXIT, fed in stream order through sym_note_record) and falls
  * back to /proc/PID/maps for processes it has not seen.  Exited processes
- * keep their maps until sym_close, so they still symbolize.  Lookups are
+ * that were pinned (sym_pin_pid) keep their maps until sym_close, so they
+ * still symbolize; others are freed a while after they exit.  Lookups are
  * lazy: binaries are read on first use and cached per binary (by build id
  * when present, else by dev+inode+path) across processes, and every answer
  * is kept in an address cache, so print time pays once per distinct address.
@@ -75,6 +76,11 @@ int32_t sym_note_fork_parent(struct sym_session *s, const struct perf_event_head
 /* Whether pid's name is known without asking /proc (which sym_comm_ppid
  * does, live, for a process no record named). */
 int sym_comm_known(struct sym_session *s, int32_t pid);
+
+/* pid fired a probe whose output may need its user symbols after it
+ * exits (ustack, usym... in an aggregation): keep its maps until
+ * sym_close.  Exited processes not pinned are freed after a grace. */
+void sym_pin_pid(struct sym_session *s, int32_t pid);
 
 int sym_kernel(struct sym_session *s, uint64_t addr, int flags, char *buf, size_t len);
 int sym_user(struct sym_session *s, int32_t pid, uint64_t addr, int flags, char *buf, size_t len);

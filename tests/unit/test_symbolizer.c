@@ -1227,7 +1227,45 @@ test_cache(void)
 	sym_close(s);
 }
 
+/* Exited processes no one pinned are freed once 1024 more have exited:
+ * memory stays flat over any number of forks, the table stays sound
+ * (every live or recent pid is still found after thousands of removals),
+ * and a pinned process is kept. */
+static void
+test_exited_freed(void)
+{
+	int err = 0;
+	struct sym_session *s = sym_open(&err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+	put_comm(s, 100, "parent", 0);
+	for (uint32_t i = 1; i <= 5000; i++) {
+		put_task(s, PERF_RECORD_FORK, 1000 + i, 100);
+		put_comm(s, 1000 + i, "child", 0);
+		if (i == 7)
+			sym_pin_pid(s, 1007);
+		if (i % 2 == 0)	/* every other child lives on */
+			continue;
+		put_task(s, PERF_RECORD_EXIT, 1000 + i, 100);
+	}
+	int lost = 0, kept = 0, freed = 0;
+	for (uint32_t i = 1; i <= 5000; i++) {
+		int known = sym_comm_known(s, (int32_t)(1000 + i));
+		if (i % 2 == 0 || i > 5000 - 2 * 1024)
+			lost += !known;		/* alive, or exited within the grace */
+		else if (i == 7)
+			kept += known;
+		else
+			freed += !known;
+	}
+	CU_ASSERT_EQUAL(lost, 0);
+	CU_ASSERT_EQUAL(kept, 1);
+	CU_ASSERT_EQUAL(freed, (5000 - 2 * 1024) / 2 - 1);
+	CU_ASSERT(sym_comm_known(s, 100));
+	sym_close(s);
+}
+
 static const struct cu_test tests[] = {
+	{ "exited processes are freed unless pinned", test_exited_freed },
 	{ "symbol table tie-breaks", test_tab_tiebreaks },
 	{ "symbol table page index", test_tab_index },
 	{ "this process", test_self },
