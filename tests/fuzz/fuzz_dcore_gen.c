@@ -30,12 +30,13 @@ gen_byte(struct gen *g)
 	return g->p < g->end ? *g->p++ : 0;
 }
 
-/* A repeat count: mostly small, sometimes tens of thousands. */
+/* A repeat count: mostly small (so most runs are quick), one time in 40
+ * tens of thousands. */
 static unsigned
 gen_count(struct gen *g)
 {
 	unsigned k = gen_byte(g);
-	if (k < 192)
+	if (k < 250)
 		return k % 8;
 	return (k | gen_byte(g) << 8) % 70000;
 }
