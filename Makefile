@@ -131,7 +131,7 @@ fuzz:
 deps:
 	@sh tests/deps.sh $(DEB_PKGS)
 
-unit: $(UNIT_BINS) $(GEN_FIXTURES)/stamp
+unit: $(UNIT_BINS) $(HELPER_BINS) $(GEN_FIXTURES)/stamp	# test_symbolizer runs helpers/symtarget
 	@sh tests/run_unit.sh $(BUILD) $(UNIT_BINS)
 
 e2e: $(BUILD)/pmctrace $(HELPER_BINS) $(GEN_FIXTURES)/stamp
