@@ -233,6 +233,7 @@ cli_setup(struct cli_ctx *cx)
 		.pmu = cx->pmu, .sym = cx->sym, .replay = cx->replay,
 		.pmc_multiplex = cx->pmc_multiplex, .nobpf = cx->nobpf, .want_callchains = 1,
 		.check_only = o->compile_only || o->list, .recording = o->efile && !cx->replay,
+		.target_via_shell = o->cmd && !cli_plain_command(o->cmd),
 	};
 	if (!(cx->reg = prov_open(&pc, &err))) {
 		fprintf(stderr, "%s: %s\n", o->progname, strerror(-err));

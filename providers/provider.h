@@ -42,6 +42,8 @@ struct prov_config {
 	int recording;			/* live with -E: what /proc told is recorded too */
 	int want_callchains;		/* d_uses_stacks() bits: 1 kernel, 2 user
 					 * stacks, 4 user memory reads */
+	int target_via_shell;		/* -c CMD runs as sh's own work (a pipeline,
+					 * a list): $target stays the shell */
 };
 
 struct prov_registry *prov_open(const struct prov_config *cfg, int *errp);

@@ -413,15 +413,21 @@ pid_exe(int32_t pid, char *buf, size_t len)
 
 /* -c: until the probes are on, the target is pmctrace's own child waiting
  * to exec the command, so its maps are ours.  The command is in that
- * child's argv (our own): "-c CMD", "-cCMD" or a bundle ending in c. */
+ * child's argv (our own): "-c CMD", "-cCMD" or a bundle ending in c.  A
+ * command the shell runs itself (via_shell: a pipeline, a list) keeps the
+ * shell as the target, so its program is sh. */
 static int
-pid_cmd_word(int32_t pid, char *word, size_t len)
+pid_cmd_word(int32_t pid, int via_shell, char *word, size_t len)
 {
 	char path[64], buf[8192], a[512], b[512];
 	snprintf(path, sizeof(path), "/proc/%d/exe", pid);
 	ssize_t na = readlink(path, a, sizeof(a) - 1), nb = readlink("/proc/self/exe", b, sizeof(b) - 1);
 	if (na <= 0 || na != nb || memcmp(a, b, (size_t)na))
 		return -1;	/* not our child: it already runs its program */
+	if (via_shell) {
+		snprintf(word, len, "/bin/sh");
+		return 0;
+	}
 	snprintf(path, sizeof(path), "/proc/%d/cmdline", pid);
 	FILE *f = fopen(path, "r");
 	if (!f)
@@ -467,10 +473,11 @@ pid_resolve(const char *word, char *out, size_t len)
 }
 
 int
-pid_target_program(int32_t pid, char *path, size_t len, char *self, size_t selflen)
+pid_target_program(int32_t pid, int via_shell, char *path, size_t len, char *self,
+    size_t selflen)
 {
 	char word[512];
-	if (pid_cmd_word(pid, word, sizeof(word)) < 0 || pid_resolve(word, path, len) < 0)
+	if (pid_cmd_word(pid, via_shell, word, sizeof(word)) < 0 || pid_resolve(word, path, len) < 0)
 		return -1;
 	pid_exe(pid, self, selflen);
 	return 0;
@@ -523,7 +530,8 @@ pid_match(struct prov_registry *r, const struct d_probe_desc *pd, d_probe_cb cb,
 	const char *funcglob = pd->dpd_func && *pd->dpd_func ? pd->dpd_func : NULL;
 	char word[512], path[4096];
 	int rc = 0;
-	if (pid_cmd_word(mc.pid, word, sizeof(word)) == 0 && pid_resolve(word, path, sizeof(path)) == 0) {
+	int via_shell = prov_cfg(r)->target_via_shell;
+	if (pid_cmd_word(mc.pid, via_shell, word, sizeof(word)) == 0 && pid_resolve(word, path, sizeof(path)) == 0) {
 		/* a -c command not yet exec'd: its program stands in for a.out,
 		 * and the child's own pmctrace image is no part of the target */
 		snprintf(mc.skipmod, sizeof(mc.skipmod), "%s", mc.exe);
@@ -535,6 +543,7 @@ pid_match(struct prov_registry *r, const struct d_probe_desc *pd, d_probe_cb cb,
 		if (!st)
 			return -1;
 		st->gate_pid = mc.pid;
+		st->gate_execs = via_shell;	/* then the shell's own exec is the command */
 		snprintf(st->gate_exe, sizeof(st->gate_exe), "%s", mc.exe);
 		const char *w = strrchr(word, '/') ? strrchr(word, '/') + 1 : word;
 		snprintf(st->gate_word, sizeof(st->gate_word), "%.63s", w);

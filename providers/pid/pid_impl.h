@@ -14,7 +14,8 @@
 /* 0 when pid is pmctrace's own -c child still waiting to exec: path gets
  * the command's program (resolved through $PATH), self the basename of
  * the image the child runs now (ours).  -1 otherwise. */
-int pid_target_program(int32_t pid, char *path, size_t len, char *self, size_t selflen);
+int pid_target_program(int32_t pid, int via_shell, char *path, size_t len, char *self,
+    size_t selflen);
 
 /* prov_remove_leftovers' part: the pid provider's trace events. */
 void pid_remove_leftovers(int32_t owner);

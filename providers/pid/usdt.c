@@ -343,7 +343,7 @@ usdt_match_pid(struct prov_registry *r, const struct d_probe_desc *pd, const cha
 	char cmdpath[4096], self[64];
 	struct usdt_matchctx mc = { .r = r, .pd = pd, .provname = provname, .pid = pid,
 	    .cb = cb, .arg = arg };
-	if (pid_target_program(pid, cmdpath, sizeof(cmdpath), self, sizeof(self)) == 0) {
+	if (pid_target_program(pid, prov_cfg(r)->target_via_shell, cmdpath, sizeof(cmdpath), self, sizeof(self)) == 0) {
 		const char *b = strrchr(cmdpath, '/') ? strrchr(cmdpath, '/') + 1 : cmdpath;
 		if (usdt_scan_file(&mc, cmdpath, b) < 0 || usdt_scan_pid(&mc, self) < 0)
 			return -1;

@@ -32,9 +32,10 @@ gone() {
 	done
 	return 0
 }
-# start ARGS...: a background pmctrace whose pid probes are on
+# start ARGS...: a background pmctrace whose pid probes (on the shell that
+# runs the pipeline: $target) are on
 start() {
-	"$PMCTRACE" -q -n "pid\$target:a.out:spin_leaf:entry { @ = count(); }
+	"$PMCTRACE" -q -n "pid\$target:libc.so.6:malloc:entry { @ = count(); }
 	    BEGIN { printf(\"ready\n\"); }" "$@" >out 2>err &
 	pm=$!
 	wait_ready out
@@ -62,7 +63,7 @@ gone 100 $pm || fail "double ^C: the command, its uprobes or the guard remain"
 # guard killed too: the sh dies with pmctrace (PR_SET_PDEATHSIG), and the
 # next start removes the uprobe events
 "./$spin" 60 & sp=$!
-"$PMCTRACE" -q -n "pid\$target:a.out:spin_leaf:entry { @ = count(); }
+"$PMCTRACE" -q -n "pid\$target:libc.so.6:malloc:entry { @ = count(); }
     BEGIN { printf(\"ready\n\"); }" -p $sp >out 2>err &
 pm=$!
 wait_ready out
