@@ -32,16 +32,25 @@ gone() {
 	done
 	return 0
 }
+# g := pmctrace $pm's guard.  It names itself after its fork, which on a
+# loaded machine can come after pmctrace is ready.
+wait_guard() {
+	i=0
+	while g=$(pgrep -x pmctrace-guard -P $pm); [ -z "$g" ] && [ $i -lt 300 ]; do
+		i=$((i+1)); sleep 0.1
+	done
+}
 # start ARGS...: a background pmctrace whose pid probes (on the shell that
 # runs the pipeline: $target) are on
 start() {
+	rm -f out	# a stale ready line would end wait_ready at once
 	"$PMCTRACE" -q -n "pid\$target:libc.so.6:malloc:entry { @ = count(); }
 	    BEGIN { printf(\"ready\n\"); }" "$@" >out 2>err &
 	pm=$!
 	wait_ready out
-	grep -q "pmctrace_$pm/" $ev || { cat err; fail "$*: no uprobe event while tracing"; }
+	grep -q "pmctrace_$pm/" $ev || { cat out err; grep pmctrace_ $ev | cut -c1-60; fail "$*: no uprobe event while tracing"; }
 	pgrep -x "$spin" >/dev/null || fail "$*: the command is not running"
-	g=$(pgrep -x pmctrace-guard -P $pm)
+	wait_guard
 	[ -n "$g" ] || fail "$*: no guard process"
 }
 
@@ -62,12 +71,13 @@ gone 100 $pm || fail "double ^C: the command, its uprobes or the guard remain"
 
 # guard killed too: the sh dies with pmctrace (PR_SET_PDEATHSIG), and the
 # next start removes the uprobe events
+rm -f out
 "./$spin" 60 & sp=$!
 "$PMCTRACE" -q -n "pid\$target:libc.so.6:malloc:entry { @ = count(); }
     BEGIN { printf(\"ready\n\"); }" -p $sp >out 2>err &
 pm=$!
 wait_ready out
-g=$(pgrep -x pmctrace-guard -P $pm)
+wait_guard
 [ -n "$g" ] || fail "no guard process"
 kill -KILL $g $pm
 g=
