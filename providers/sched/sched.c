@@ -82,6 +82,10 @@ struct sched_state {
 	 * which the tracepoint misses (sched_decode_cswitch) */
 	uint64_t tp_last[PROV_MAX_CPUS];	/* time of the last tracepoint switch */
 	uint64_t idle_end[PROV_MAX_CPUS];	/* the last switch out of idle */
+	/* the tracepoint itself showed the last switch out of idle: the
+	 * switch record that follows it (same switch, a little later) is
+	 * no missed switch */
+	uint8_t idle_seen[PROV_MAX_CPUS];
 	int park;			/* on-cpu probes and the program prints stacks */
 	struct sched_parked parked[SCHED_PARKED_SLOTS];	/* untouched pages cost nothing */
 };
@@ -668,6 +672,7 @@ sched_idle_split(struct sched_state *st, const struct smp_record *rec, struct sc
 		return;
 	uint64_t from = st->tp_last[c], out = st->idle_end[c];
 	st->tp_last[c] = rec->time;
+	st->idle_seen[c] = sw->prev_tid == 0;
 	if (!from || out <= from || out > rec->time || sw->prev_tid <= 0)
 		return;
 	sw->gap = 1;
@@ -684,8 +689,9 @@ sched_decode_cswitch(struct sched_state *st, const struct smp_record *rec)
 	    (rec->misc & PERF_RECORD_MISC_SWITCH_OUT))
 		return 0;
 	memcpy(&next_prev_pid, rec->hdr + 1, sizeof(next_prev_pid));
-	if (next_prev_pid == 0)
+	if (next_prev_pid == 0 && !st->idle_seen[rec->cpu])
 		st->idle_end[rec->cpu] = rec->time;
+	st->idle_seen[rec->cpu] = 0;
 	return 0;
 }
 
