@@ -11,24 +11,7 @@
 
 /* ---- helpers ---------------------------------------------------------------- */
 
-static char *membuf;
-static size_t memlen;
-
-static FILE *
-mem_open(void)
-{
-	free(membuf);
-	membuf = NULL;
-	memlen = 0;
-	return open_memstream(&membuf, &memlen);
-}
-
-static const char *
-mem_close(FILE *fp)
-{
-	fclose(fp);
-	return membuf;
-}
+#include "memout.h"
 
 static const struct dfmt_ctx noctx = { NULL, 0, 0, 14, 0 };
 

@@ -10,24 +10,7 @@
 #include "cu.h"
 #include "dcons/dfmt.h"
 
-static char *membuf;
-static size_t memlen;
-
-static FILE *
-mem_open(void)
-{
-	free(membuf);
-	membuf = NULL;
-	memlen = 0;
-	return open_memstream(&membuf, &memlen);
-}
-
-static const char *
-mem_close(FILE *fp)
-{
-	fclose(fp);
-	return membuf;
-}
+#include "memout.h"
 
 static const struct dfmt_ctx noctx = { NULL, 0, 0, 14, 0 };
 static const struct dfmt_ctx quietctx = { NULL, 1, 0, 14, 0 };

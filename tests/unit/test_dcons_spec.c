@@ -8,24 +8,7 @@
 #include "cu.h"
 #include "dcons/dspec.h"
 
-static char *membuf;
-static size_t memlen;
-
-static FILE *
-mem_open(void)
-{
-	free(membuf);
-	membuf = NULL;
-	memlen = 0;
-	return open_memstream(&membuf, &memlen);
-}
-
-static const char *
-mem_close(FILE *fp)
-{
-	fclose(fp);
-	return membuf;
-}
+#include "memout.h"
 
 static void
 clause(dspec_t *sp, uint32_t id, const char *text)
